@@ -1,0 +1,254 @@
+// Package cli is evalgate's command line: flags, subcommands, exit statuses.
+// It calls the engine and the report writers and holds no checking logic.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// version is stamped by the build (-ldflags "-X ...cli.version=v1.2.3");
+// otherwise the module version from the build info is used.
+var version = ""
+
+const usage = `evalgate gates documentation and eval fixtures in CI.
+
+Usage:
+  evalgate check [flags] [PATH...]     validate, run graders, report
+  evalgate validate [flags] [PATH...]  validate only; runs nothing
+  evalgate schema [evals|config]       print a JSON Schema, for editors
+  evalgate version                     print version, commit and Go version
+
+Flags of check and validate (before or after PATH; -- ends flags):
+  --config FILE      config file (default .evalgate.yaml or .evalgate.yml at the repository root)
+  --all              check every selected file of the repository
+  --format FORMAT    stdout format: text or json (default text)
+  --json FILE        also write the JSON report to FILE
+  --jobs N           graders run in parallel (default: number of CPUs)
+  --fail-on LEVEL    least severity of a failure that blocks: error, warning, info or none (default error)
+  --allow-untrusted-commands
+                     run commands on privileged events and fork pull requests
+
+Exit status: 0 nothing blocking, 1 something blocking, 2 usage or config error
+or nothing to evaluate, 3 internal failure.
+`
+
+// Main runs evalgate with args (without the program name) and returns the
+// exit status. It never panics: an internal failure is one line and exit 3.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if v := recover(); v != nil {
+			fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.OneLine(fmt.Sprint(v)))
+			code = engine.ExitInternal
+		}
+	}()
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return engine.ExitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "check":
+		return runCheck(engine.ModeCheck, rest, stdout, stderr)
+	case "validate":
+		return runCheck(engine.ModeValidate, rest, stdout, stderr)
+	case "schema":
+		return runSchema(rest, stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintf(stdout, "evalgate %s\n", versionLine())
+		return engine.ExitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return engine.ExitOK
+	}
+	return usageErr(stderr, "unknown command %q (see evalgate help)", cmd)
+}
+
+func usageErr(stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(fmt.Sprintf(format, args...)))
+	return engine.ExitUsage
+}
+
+// parseArgs parses flags that may come before or after positional
+// arguments; "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
+	name := "check"
+	if mode == engine.ModeValidate {
+		name = "validate"
+	}
+	fs := newFlagSet(name)
+	var (
+		configFlag = fs.String("config", "", "")
+		all        = fs.Bool("all", false, "")
+		format     = fs.String("format", "text", "")
+		jsonFile   = fs.String("json", "", "")
+		jobs       = fs.Int("jobs", 0, "")
+		failOn     = fs.String("fail-on", "error", "")
+		untrusted  = fs.Bool("allow-untrusted-commands", false, "")
+	)
+	paths, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, usage)
+		return engine.ExitOK
+	}
+	if err != nil {
+		return usageErr(stderr, "%s: %v", name, err)
+	}
+	f, err := report.ParseFormat(*format)
+	if err != nil {
+		return usageErr(stderr, "--format: %v", err)
+	}
+	level, err := parseFailOn(*failOn)
+	if err != nil {
+		return usageErr(stderr, "--fail-on: %v", err)
+	}
+	if *jobs < 0 {
+		return usageErr(stderr, "--jobs: must be 1 or more")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "evalgate: %v\n", err)
+		return engine.ExitInternal
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, code, err := engine.Run(ctx, engine.Options{
+		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all,
+		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
+		Version: versionString(),
+		Notice:  func(s string) { fmt.Fprintln(stderr, report.OneLine(s)) },
+	})
+	var uerr *engine.UsageError
+	switch {
+	case errors.As(err, &uerr):
+		return usageErr(stderr, "%s", uerr.Msg)
+	case err != nil && !engine.IsNothingToEvaluate(err):
+		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.OneLine(err.Error()))
+		return engine.ExitInternal
+	case err != nil:
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(err.Error()))
+	}
+	if code == engine.ExitUsage && err == nil {
+		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was graded")
+	}
+	if werr := writeReports(rep, f, *jsonFile, stdout); werr != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(werr.Error()))
+		return engine.ExitInternal
+	}
+	return code
+}
+
+func writeReports(rep *report.Report, f report.Format, jsonFile string, stdout io.Writer) error {
+	if jsonFile != "" {
+		if err := writeFile(jsonFile, func(w io.Writer) error { return report.WriteJSON(w, rep) }); err != nil {
+			return err
+		}
+	}
+	return report.Write(stdout, f, rep)
+}
+
+func writeFile(name string, write func(io.Writer) error) error {
+	fh, err := os.Create(name)
+	if err != nil {
+		return err
+	}
+	if err := write(fh); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+func parseFailOn(s string) (diag.Severity, error) {
+	if l, ok := diag.ParseSeverity(s); ok {
+		return l, nil
+	}
+	switch s {
+	case "none":
+		return engine.FailOnNone, nil
+	}
+	return 0, fmt.Errorf("unknown level %q (want error, warning, info or none)", s)
+}
+
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func versionLine() string {
+	commit := "unknown"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" {
+				commit = s.Value
+			}
+		}
+	}
+	return fmt.Sprintf("%s (commit %s, %s %s/%s)", versionString(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func runSchema(args []string, stdout, stderr io.Writer) int {
+	which := "evals"
+	switch len(args) {
+	case 0:
+	case 1:
+		which = args[0]
+	default:
+		return usageErr(stderr, "schema takes one argument: evals or config")
+	}
+	var b []byte
+	switch strings.TrimSpace(which) {
+	case "evals":
+		b = docmeta.EvalsJSONSchema()
+	case "config":
+		b = config.ConfigJSONSchema()
+	default:
+		return usageErr(stderr, "schema: unknown schema %q (want evals or config)", which)
+	}
+	stdout.Write(b)
+	return engine.ExitOK
+}

@@ -1,0 +1,162 @@
+// Package config reads `.evalgate.yaml` (PRODUCT.md §7) strictly: every
+// unknown key, wrong type, bad range and dangling reference is a positioned
+// definition result, and any such result makes the run exit 2 without
+// grading anything. Named evals and suite entries are validated with the
+// same rules as page entries (package docmeta).
+package config
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+)
+
+// Names looks for, in order, at the repository root when no --config is
+// given (PRODUCT.md §1).
+var Names = []string{".evalgate.yaml", ".evalgate.yml"}
+
+// DefaultTimeoutMS is commands.timeout-ms when the config sets none: 30 s
+// (PRODUCT.md §8).
+const DefaultTimeoutMS = 30000
+
+// DefaultPages are pages.include when the config sets none.
+var DefaultPages = []string{"**/*.md", "**/*.markdown"}
+
+// Config is a parsed `.evalgate.yaml`, with every default applied.
+type Config struct {
+	// Path is the repository-relative path of the config file ('/'), "" when
+	// there is none.
+	Path string
+	// Dir is the absolute directory of the config file (the repository root
+	// when there is none): globs and paths of the config are relative to it,
+	// and config evals' commands run in it (PRODUCT.md §8).
+	Dir     string
+	Version int
+	Pages   Pages
+	// Catalog holds the named evals (Origin config, Pos their key) and the
+	// suites (Pos their key); never nil. Only valid definitions are in it.
+	Catalog  *docmeta.Catalog
+	Tools    map[string]Tool // "tool:NAME" -> integration
+	Commands Commands
+	EvalCase EvalCase
+	Jev      []JevEntry
+	// Notes are results about the config that are not faults and never make
+	// the run exit 2: stale_generated_command of named evals and suite
+	// entries, shorthand_names_eval of suite entries (Source config,
+	// Verdictless, File the config's path).
+	Notes []diag.Result
+}
+
+// Pages selects the Markdown pages (PRODUCT.md §2).
+type Pages struct {
+	Include []string // doublestar globs relative to Dir; default DefaultPages
+	Exclude []string
+}
+
+// Tool is a tool:* integration defined in the config, run like a command
+// grader with the eval's options as JSON in EVALGATE_OPTIONS.
+type Tool struct {
+	Name    string // "tool:NAME"
+	Command []string
+	Pos     diag.Pos // the tool's key in the config
+}
+
+// Commands holds the command policy (PRODUCT.md §8).
+type Commands struct {
+	TimeoutMS       int  // default DefaultTimeoutMS
+	FrontmatterDeny bool // frontmatter: deny
+	// Allow is the allow-list of argv[0]; nil when not given (AllowSet
+	// false): then every command may run. An empty non-nil list allows none.
+	Allow    []string
+	AllowSet bool
+	PassEnv  []string // variables the credential patterns would remove
+	// Pos is the `commands` key and EndLine the last line of its section;
+	// both zero when the config has no commands section. A change touching
+	// these lines gets a notice (PRODUCT.md §8).
+	Pos     diag.Pos
+	EndLine int
+}
+
+// EvalCase selects EvalCase v1 fixtures and candidates.
+type EvalCase struct {
+	Include    []string // globs relative to Dir
+	Candidates []string // globs relative to Dir
+}
+
+// JevEntry is one jevcheck run: a contract, optionally with a replay
+// (answers) and, for compare, a baseline replay (from).
+type JevEntry struct {
+	Contract       string // relative to Dir, cleaned, '/'
+	Answers        string // "" when the contract is only validated
+	CandidateModel string
+	BaselineModel  string
+	AllowUnpinned  bool
+	From           string // "" unless this is a compare
+	Pos            diag.Pos
+}
+
+// Default is the configuration of a repository without a config file.
+func Default(root string) *Config {
+	dir, err := filepath.Abs(root)
+	if err != nil {
+		dir = root
+	}
+	return &Config{
+		Dir:      dir,
+		Version:  1,
+		Pages:    Pages{Include: append([]string(nil), DefaultPages...)},
+		Catalog:  &docmeta.Catalog{Evals: map[string]*docmeta.Eval{}, Suites: map[string]*docmeta.Suite{}},
+		Tools:    map[string]Tool{},
+		Commands: Commands{TimeoutMS: DefaultTimeoutMS},
+	}
+}
+
+// Load reads the config file path (relative to root, or absolute) and parses
+// it. With path "", it looks for Names at root and returns Default(root)
+// when there is none. The error is only for I/O (a missing explicit path
+// included: errors.Is(err, fs.ErrNotExist)); the results are the config's
+// faults, each positioned, and any of them means the caller exits 2.
+func Load(root, path string) (*Config, []diag.Result, error) {
+	if path == "" {
+		for _, name := range Names {
+			_, err := os.Stat(filepath.Join(root, name))
+			if err == nil {
+				path = name
+				break
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, nil, err
+			}
+		}
+		if path == "" {
+			return Default(root), nil, nil
+		}
+	}
+	full := path
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(root, path)
+	}
+	text, err := os.ReadFile(full)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel := filepath.ToSlash(path)
+	if absRoot, err := filepath.Abs(root); err == nil {
+		if absFull, err := filepath.Abs(full); err == nil {
+			if r, err := filepath.Rel(absRoot, absFull); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				rel = filepath.ToSlash(r)
+			}
+		}
+	}
+	dir, err := filepath.Abs(filepath.Dir(full))
+	if err != nil {
+		return nil, nil, err
+	}
+	cfg, results := Parse(text, rel, dir)
+	return cfg, results, nil
+}

@@ -1,0 +1,442 @@
+package config
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
+)
+
+// toolKey is the pattern of a `tools` key: the tool:* branch of
+// docmeta.GraderPattern.
+var toolKey = regexp.MustCompile(`^tool:[a-z0-9][a-z0-9-]*$`)
+
+// parser validates one config document.
+type parser struct {
+	k   *docmeta.Checker
+	cfg *Config
+}
+
+// Parse parses the text of a config file. relPath is its repository-relative
+// path (stamped on every result as File) and dir its absolute directory. The
+// Config is never nil: with faults it holds what was valid, with every
+// default applied. The results are the faults (Source config, Check
+// "definition", Outcome fail, Severity error), in document order; notes are
+// in Config.Notes.
+func Parse(text []byte, relPath, dir string) (*Config, []diag.Result) {
+	cfg := Default(dir)
+	cfg.Path, cfg.Dir = relPath, dir
+	cfg.Version = 0
+	p := &parser{k: docmeta.NewChecker(diag.SourceConfig), cfg: cfg}
+	p.parse(text)
+
+	var faults []diag.Result
+	for _, r := range p.k.Results() {
+		r.File = relPath
+		if r.Verdictless {
+			cfg.Notes = append(cfg.Notes, r)
+		} else {
+			faults = append(faults, r)
+		}
+	}
+	return cfg, faults
+}
+
+func (p *parser) parse(text []byte) {
+	if len(text) > frontmatter.MaxSize {
+		p.k.Fault(diag.Pos{Line: 1, Col: 1}, "too_large", "the config is %d bytes; evalgate reads at most %d (1 MiB)", len(text), frontmatter.MaxSize)
+		return
+	}
+	root, probs := frontmatter.ParseYAML(text, 1)
+	for _, pr := range probs {
+		p.k.Fault(pr.Pos, pr.Code, "%s", pr.Message)
+	}
+	if len(probs) > 0 && root == nil {
+		return
+	}
+	if root == nil || root.Kind == frontmatter.Null {
+		p.k.Fault(diag.Pos{Line: 1, Col: 1}, "missing_field", "the config is empty: it needs version: 1")
+		return
+	}
+	if !p.k.Mapping(root, "the config") {
+		return
+	}
+
+	// Named evals come first: suites refer to them, wherever they are
+	// written.
+	if kv := root.Get("evals"); kv != nil {
+		p.evals(kv.Value)
+	}
+	for i := range root.Entries {
+		kv := &root.Entries[i]
+		switch kv.Key {
+		case "version":
+			p.version(kv.Value)
+		case "pages":
+			p.pages(kv.Value)
+		case "evals":
+		case "suites":
+			p.suites(kv.Value)
+		case "tools":
+			p.tools(kv.Value)
+		case "commands":
+			p.commands(kv)
+		case "evalcase":
+			p.evalcase(kv.Value)
+		case "jev":
+			p.jev(kv.Value)
+		case "ai":
+			// Reserved (PRODUCT.md §7): in this version every ai eval is
+			// pending, so nothing may be configured yet.
+			if p.k.Mapping(kv.Value, "ai") {
+				for _, e := range kv.Value.Entries {
+					p.k.Fault(e.KeyPos, "unknown_key", "ai: unknown key %s: the ai section is reserved and must be empty in this version", docmeta.Quote(e.Key))
+				}
+			}
+		default:
+			p.k.Fault(kv.KeyPos, "unknown_key", "unknown key %s (allowed: version, pages, evals, suites, tools, commands, evalcase, jev, ai)", docmeta.Quote(kv.Key))
+		}
+	}
+	if root.Get("version") == nil {
+		p.k.Fault(root.Pos, "missing_field", "the config needs version: 1")
+	}
+	// A definition with faults is left out of the catalog; suites saw it
+	// as defined (a nil value), so that it was not also an unknown_use.
+	for id, ev := range p.cfg.Catalog.Evals {
+		if ev == nil {
+			delete(p.cfg.Catalog.Evals, id)
+		}
+	}
+}
+
+// version must be 1, the only version of this config.
+func (p *parser) version(n *frontmatter.Node) {
+	if n.Kind != frontmatter.Number || !n.IsInt() {
+		if n.Kind == frontmatter.Number && !n.IsFinite() {
+			p.k.Fault(n.Pos, "invalid_value", "version must be 1, got %s", docmeta.Describe(n))
+			return
+		}
+		p.k.Fault(n.Pos, "wrong_type", "version must be the integer 1, got %s", docmeta.Describe(n))
+		return
+	}
+	if n.Num != 1 {
+		p.k.Fault(n.Pos, "invalid_value", "version must be 1 (the only version of this config), got %s", docmeta.Describe(n))
+		return
+	}
+	p.cfg.Version = 1
+}
+
+// fields walks a closed mapping: each key of allowed goes to its handler,
+// any other key is unknown_key. It reports whether n is a mapping.
+func (p *parser) fields(n *frontmatter.Node, what string, allowed []string, handle func(kv *frontmatter.Entry)) bool {
+	if !p.k.Mapping(n, what) {
+		return false
+	}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		known := false
+		for _, a := range allowed {
+			if a == kv.Key {
+				known = true
+			}
+		}
+		if !known {
+			p.k.Fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (allowed: %s)", what, docmeta.Quote(kv.Key), strings.Join(allowed, ", "))
+			continue
+		}
+		handle(kv)
+	}
+	return true
+}
+
+func (p *parser) pages(n *frontmatter.Node) {
+	p.fields(n, "pages", []string{"include", "exclude"}, func(kv *frontmatter.Entry) {
+		globs := p.globs(kv.Value, "pages."+kv.Key)
+		if kv.Key == "include" {
+			p.cfg.Pages.Include = globs
+		} else {
+			p.cfg.Pages.Exclude = globs
+		}
+	})
+}
+
+func (p *parser) evalcase(n *frontmatter.Node) {
+	p.fields(n, "evalcase", []string{"include", "candidates"}, func(kv *frontmatter.Entry) {
+		globs := p.globs(kv.Value, "evalcase."+kv.Key)
+		if kv.Key == "include" {
+			p.cfg.EvalCase.Include = globs
+		} else {
+			p.cfg.EvalCase.Candidates = globs
+		}
+	})
+}
+
+// globs checks a list of doublestar patterns relative to the config's
+// directory (PRODUCT.md §2). A pattern must be valid, relative, and free of
+// ".." segments: candidates are clean paths inside the directory, so ".."
+// could only reach outside it. Such faults are invalid_value (a bad
+// pattern), not target_outside_repo (which is about a path read). A leading
+// "./" is dropped, since clean paths never start with it. The list may be
+// empty (it then selects nothing).
+func (p *parser) globs(n *frontmatter.Node, what string) []string {
+	if !p.k.List(n, what, false) {
+		return nil
+	}
+	out := make([]string, 0, len(n.Items))
+	for i, it := range n.Items {
+		w := fmt.Sprintf("%s[%d]", what, i)
+		raw, ok := p.k.NonEmpty(it, w)
+		if !ok {
+			continue
+		}
+		g := raw
+		for strings.HasPrefix(g, "./") {
+			g = g[2:]
+		}
+		switch {
+		case absolute(g):
+			p.k.Fault(it.Pos, "invalid_value", "%s must be relative to the config's directory, got %s", w, docmeta.Quote(raw))
+		case hasDotDot(g):
+			p.k.Fault(it.Pos, "invalid_value", "%s must not contain \"..\": globs stay inside the config's directory, got %s", w, docmeta.Quote(raw))
+		case g == "" || !doublestar.ValidatePattern(g):
+			p.k.Fault(it.Pos, "invalid_value", "%s is not a valid glob, got %s", w, docmeta.Quote(raw))
+		default:
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// absolute reports whether a config path or glob is absolute on any
+// platform: rooted ("/x", "\x") or with a drive letter ("C:x").
+func absolute(s string) bool {
+	if strings.HasPrefix(s, "/") || strings.HasPrefix(s, `\`) {
+		return true
+	}
+	return len(s) >= 2 && s[1] == ':' && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
+}
+
+// hasDotDot reports whether s has a ".." segment, with '/' or '\' as
+// separators.
+func hasDotDot(s string) bool {
+	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if seg == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// relPath checks a config path (a jev contract or replay): a non-empty
+// relative path without ".." segments, so that it stays inside the config's
+// directory; otherwise target_outside_repo (PRODUCT.md §8: in the config, a
+// config error). Whether a symlink leads out is judged when the file is
+// read. It returns the cleaned path with '/'.
+func (p *parser) relPath(n *frontmatter.Node, what string) (string, bool) {
+	s, ok := p.k.NonEmpty(n, what)
+	if !ok {
+		return "", false
+	}
+	if absolute(s) || hasDotDot(s) {
+		p.k.Fault(n.Pos, "target_outside_repo", "%s must be a relative path inside the config's directory (no \"..\"), got %s", what, docmeta.Quote(s))
+		return "", false
+	}
+	return path.Clean(strings.ReplaceAll(s, `\`, "/")), true
+}
+
+// evals reads the named evals: kebab ids -> definitions (docmeta.NamedEval).
+func (p *parser) evals(n *frontmatter.Node) {
+	if !p.k.Mapping(n, "evals") {
+		return
+	}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		what := docmeta.Child("evals", kv.Key)
+		if !docmeta.ValidID(kv.Key) {
+			p.k.Fault(kv.KeyPos, "invalid_id", "evals: the id %s must be kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen)", docmeta.Quote(kv.Key))
+		}
+		ev, rs := docmeta.NamedEval(kv.Key, kv.KeyPos, kv.Value, what)
+		p.k.Add(rs...)
+		if !docmeta.ValidID(kv.Key) {
+			ev = nil
+		}
+		p.cfg.Catalog.Evals[kv.Key] = ev // nil when invalid: see parse
+	}
+}
+
+// suites reads `suites`: name -> {target-pass-rate, evals}.
+func (p *parser) suites(n *frontmatter.Node) {
+	if !p.k.Mapping(n, "suites") {
+		return
+	}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		what := docmeta.Child("suites", kv.Key)
+		if kv.Key == "" {
+			p.k.Fault(kv.KeyPos, "invalid_value", "suites: a suite name must not be empty")
+			continue
+		}
+		s := &docmeta.Suite{Name: kv.Key, Pos: kv.KeyPos, TargetPassRate: 1}
+		before := p.k.Faults()
+		ok := p.fields(kv.Value, what, []string{"target-pass-rate", "evals"}, func(f *frontmatter.Entry) {
+			switch f.Key {
+			case "target-pass-rate":
+				w := what + ".target-pass-rate"
+				if x, ok := p.k.Number(f.Value, w); ok {
+					if x < 0 || x > 1 {
+						p.k.Fault(f.Value.Pos, "invalid_value", "%s must be a number from 0 to 1, got %s", w, docmeta.Describe(f.Value))
+					} else {
+						s.TargetPassRate = x
+					}
+				}
+			case "evals":
+				evals, rs := docmeta.SuiteEvals(f.Value, what+".evals", p.cfg.Catalog.Evals)
+				p.k.Add(rs...)
+				s.Evals = evals
+			}
+		})
+		if ok && kv.Value.Get("evals") == nil {
+			p.k.Fault(kv.Value.Pos, "missing_field", "%s needs evals (a list of entries as on a page)", what)
+		}
+		if p.k.Faults() == before {
+			p.cfg.Catalog.Suites[kv.Key] = s
+		}
+	}
+}
+
+// tools reads `tools`: "tool:NAME" -> {command}. A tool may not take a
+// built-in's name (PRODUCT.md §7).
+func (p *parser) tools(n *frontmatter.Node) {
+	if !p.k.Mapping(n, "tools") {
+		return
+	}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		what := docmeta.Child("tools", kv.Key)
+		switch {
+		case !toolKey.MatchString(kv.Key):
+			p.k.Fault(kv.KeyPos, "invalid_value", "tools: the name %s must be tool:NAME with NAME kebab-case", docmeta.Quote(kv.Key))
+		case grader.LookupBuiltin(kv.Key) != nil:
+			p.k.Fault(kv.KeyPos, "invalid_value", "tools: %s is a built-in grader; give the integration another name", kv.Key)
+		}
+		t := Tool{Name: kv.Key, Pos: kv.KeyPos}
+		before := p.k.Faults()
+		ok := p.fields(kv.Value, what, []string{"command"}, func(f *frontmatter.Entry) {
+			t.Command, _ = p.k.Strings(f.Value, what+".command", true)
+		})
+		if ok && kv.Value.Get("command") == nil {
+			p.k.Fault(kv.Value.Pos, "missing_field", "%s needs command (an argv list)", what)
+		}
+		if p.k.Faults() == before {
+			p.cfg.Tools[kv.Key] = t
+		}
+	}
+}
+
+// commands reads the command policy (PRODUCT.md §8).
+func (p *parser) commands(kv *frontmatter.Entry) {
+	c := &p.cfg.Commands
+	c.Pos, c.EndLine = kv.KeyPos, lastLine(kv.Value, kv.KeyPos.Line)
+	p.fields(kv.Value, "commands", []string{"timeout-ms", "frontmatter", "allow", "pass-env"}, func(f *frontmatter.Entry) {
+		w := "commands." + f.Key
+		switch f.Key {
+		case "timeout-ms":
+			if ms, ok := p.k.Integer(f.Value, w, 1, docmeta.MaxTimeoutMS); ok {
+				c.TimeoutMS = ms
+			}
+		case "frontmatter":
+			if s, ok := p.k.String(f.Value, w); ok {
+				switch s {
+				case "allow":
+				case "deny":
+					c.FrontmatterDeny = true
+				default:
+					p.k.Fault(f.Value.Pos, "invalid_value", "%s must be allow or deny, got %s", w, docmeta.Quote(s))
+				}
+			}
+		case "allow":
+			if list, ok := p.k.Strings(f.Value, w, false); ok {
+				c.Allow, c.AllowSet = list, true
+			}
+		case "pass-env":
+			if !p.k.List(f.Value, w, false) {
+				return
+			}
+			c.PassEnv = []string{}
+			for i, it := range f.Value.Items {
+				name, ok := p.k.NonEmpty(it, fmt.Sprintf("%s[%d]", w, i))
+				at := it.Pos
+				switch {
+				case !ok:
+				case strings.ContainsAny(name, "=\x00"):
+					p.k.Fault(at, "invalid_value", "%s[%d] must be a variable name, got %s", w, i, docmeta.Quote(name))
+				case grader.NeverPassed(name):
+					p.k.Fault(at, "invalid_value", "%s[%d]: %s is never passed to commands (GITHUB_TOKEN, ACTIONS_*, INPUT_* and the runner files are not), so it cannot be listed", w, i, docmeta.Quote(name))
+				default:
+					c.PassEnv = append(c.PassEnv, name)
+				}
+			}
+		}
+	})
+}
+
+// lastLine is the last line n or any of its descendants starts on.
+func lastLine(n *frontmatter.Node, line int) int {
+	line = max(line, n.Pos.Line)
+	for _, it := range n.Items {
+		line = lastLine(it, line)
+	}
+	for _, e := range n.Entries {
+		line = max(line, e.KeyPos.Line)
+		line = lastLine(e.Value, line)
+	}
+	return line
+}
+
+// jev reads the list of jevcheck runs.
+func (p *parser) jev(n *frontmatter.Node) {
+	if !p.k.List(n, "jev", false) {
+		return
+	}
+	for i, it := range n.Items {
+		what := fmt.Sprintf("jev[%d]", i)
+		e := JevEntry{Pos: it.Pos}
+		before := p.k.Faults()
+		ok := p.fields(it, what, []string{"contract", "answers", "candidate-model", "baseline-model", "allow-unpinned", "from"}, func(f *frontmatter.Entry) {
+			w := what + "." + f.Key
+			switch f.Key {
+			case "contract":
+				e.Contract, _ = p.relPath(f.Value, w)
+			case "answers":
+				e.Answers, _ = p.relPath(f.Value, w)
+			case "from":
+				e.From, _ = p.relPath(f.Value, w)
+			case "candidate-model":
+				e.CandidateModel, _ = p.k.NonEmpty(f.Value, w)
+			case "baseline-model":
+				e.BaselineModel, _ = p.k.NonEmpty(f.Value, w)
+			case "allow-unpinned":
+				e.AllowUnpinned, _ = p.k.Bool(f.Value, w)
+			}
+		})
+		if !ok {
+			continue
+		}
+		if it.Get("contract") == nil {
+			p.k.Fault(it.Pos, "missing_field", "%s needs contract (the jevcheck contract's path)", what)
+		}
+		if it.Get("from") != nil && it.Get("answers") == nil {
+			p.k.Fault(it.Pos, "missing_field", "%s: from (the baseline replay) needs answers (the candidate replay) to compare", what)
+		}
+		if p.k.Faults() == before {
+			p.cfg.Jev = append(p.cfg.Jev, e)
+		}
+	}
+}

@@ -1,0 +1,135 @@
+package config_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+// beyondSchema reports whether the faults include one JSON Schema cannot
+// express, or one of the YAML reader itself.
+func beyondSchema(faults []diag.Result) bool {
+	for _, r := range faults {
+		switch {
+		case r.Code == "duplicate_id", r.Code == "unknown_use", r.Code == "syntax_error", r.Code == "duplicate_key":
+			return true
+		case strings.Contains(r.Message, "not a valid glob"), strings.Contains(r.Message, ".options: tool:"),
+			strings.Contains(r.Message, "finite"):
+			return true
+		}
+	}
+	return false
+}
+
+func jsonValue(n *frontmatter.Node) any {
+	switch n.Kind {
+	case frontmatter.Number:
+		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
+			return int64(n.Num)
+		}
+		return n.Num
+	case frontmatter.List:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			out[i] = jsonValue(it)
+		}
+		return out
+	case frontmatter.Map:
+		out := make(map[string]any, len(n.Entries))
+		for _, e := range n.Entries {
+			out[e.Key] = jsonValue(e.Value)
+		}
+		return out
+	}
+	return n.Value()
+}
+
+// TestSchemaAgrees: ConfigJSONSchema compiles and agrees with Parse (valid
+// or not) on every testdata config and on a table, except for faults beyond
+// JSON Schema.
+func TestSchemaAgrees(t *testing.T) {
+	raw := config.ConfigJSONSchema()
+	if !json.Valid(raw) {
+		t.Fatal("ConfigJSONSchema is not JSON")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("config.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("config.json")
+	if err != nil {
+		t.Fatalf("the exported schema does not compile: %v", err)
+	}
+
+	type example struct{ name, text string }
+	var examples []example
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
+	for _, f := range files {
+		text, _ := os.ReadFile(f)
+		examples = append(examples, example{f, string(text)})
+	}
+	for _, text := range []string{
+		"version: 1",
+		"version: 1.0",
+		"version: 2",
+		"{}",
+		"version: 1\npages: {include: []}",
+		"version: 1\npages: {include: [/x]}",
+		"version: 1\npages: {include: [a/../b]}",
+		"version: 1\npages: {exclude: [C:/x]}",
+		"version: 1\nevals: {Bad: {assertion: x}}",
+		"version: 1\nevals: {a: {id: a, assertion: x}}",
+		"version: 1\nevals: {a: {assertion: x, skip: true}}",
+		"version: 1\nevals: {a: {grader: command}}",
+		"version: 1\nsuites: {s: {}}",
+		"version: 1\nsuites: {s: {evals: A.}}",
+		"version: 1\nsuites: {s: {evals: [A.], target-pass-rate: 0}}",
+		"version: 1\nsuites: {s: {evals: [A.], target-pass-rate: 1.01}}",
+		"version: 1\ntools: {tool:x: {command: [x]}}",
+		"version: 1\ntools: {tool:links: {command: [x]}}",
+		"version: 1\ntools: {tool:code-fences: {command: [x]}}",
+		"version: 1\ntools: {x: {command: [x]}}",
+		"version: 1\ncommands: {pass-env: [NPM_TOKEN, github_token_x]}",
+		"version: 1\ncommands: {pass-env: [Github_Token]}",
+		"version: 1\ncommands: {pass-env: [Actions_X]}",
+		"version: 1\ncommands: {timeout-ms: 2147483647}",
+		"version: 1\ncommands: {timeout-ms: 2147483648}",
+		"version: 1\njev: [{contract: a}]",
+		"version: 1\njev: [{contract: a, from: b}]",
+		"version: 1\njev: [{contract: ../a}]",
+		"version: 1\njev: []",
+		"version: 1\nai: {}",
+		"version: 1\nai: {x: 1}",
+	} {
+		examples = append(examples, example{text, text})
+	}
+	for _, ex := range examples {
+		_, faults := config.Parse([]byte(ex.text), "c.yaml", "/r")
+		if beyondSchema(faults) {
+			continue
+		}
+		root, _ := frontmatter.ParseYAML([]byte(ex.text), 1)
+		var v any
+		if root != nil {
+			v = jsonValue(root)
+		}
+		err := sch.Validate(v)
+		if got, want := err == nil, len(faults) == 0; got != want {
+			t.Errorf("%s: schema valid=%t, Parse valid=%t\nschema: %v\nfaults: %s", ex.name, got, want, err, render(faults))
+		}
+	}
+}

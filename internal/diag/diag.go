@@ -1,0 +1,188 @@
+// Package diag is the leaf vocabulary every other package speaks: positions,
+// severities, outcomes and the Result, one finding of a run (PRODUCT.md §4.1).
+// It imports nothing of evalgate's own.
+package diag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pos is a position in a file. Line and Col are 1-based; Col counts Unicode
+// code points (PRODUCT.md §4.2). The zero value means "unknown": Line 0 is no
+// line at all, Col 0 a known line without a column.
+type Pos struct {
+	Line int
+	Col  int
+}
+
+// Known reports whether p names a line.
+func (p Pos) Known() bool { return p.Line > 0 }
+
+// Shift moves p down by lines; it keeps an unknown position unknown.
+func (p Pos) Shift(lines int) Pos {
+	if !p.Known() {
+		return p
+	}
+	p.Line += lines
+	return p
+}
+
+// Before orders positions: unknown first, then by line and column.
+func (p Pos) Before(q Pos) bool {
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
+
+func (p Pos) String() string {
+	switch {
+	case p.Line == 0:
+		return "-"
+	case p.Col == 0:
+		return fmt.Sprintf("%d", p.Line)
+	}
+	return fmt.Sprintf("%d:%d", p.Line, p.Col)
+}
+
+// Severity is how much a failed check matters. The zero value is SeverityError,
+// the default of every spec evalgate implements.
+type Severity int
+
+const (
+	SeverityError Severity = iota
+	SeverityWarning
+	SeverityInfo
+)
+
+// Severities lists the severities from the most to the least severe.
+var Severities = []Severity{SeverityError, SeverityWarning, SeverityInfo}
+
+func (s Severity) String() string {
+	switch s {
+	case SeverityError:
+		return "error"
+	case SeverityWarning:
+		return "warning"
+	case SeverityInfo:
+		return "info"
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// AtLeast reports whether s is at least as severe as t.
+func (s Severity) AtLeast(t Severity) bool { return s <= t }
+
+// ParseSeverity reads "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, bool) {
+	switch s {
+	case "error":
+		return SeverityError, true
+	case "warning":
+		return SeverityWarning, true
+	case "info":
+		return SeverityInfo, true
+	}
+	return 0, false
+}
+
+// Outcome is what a result says about its check (PRODUCT.md §4.2).
+type Outcome string
+
+const (
+	Pass    Outcome = "pass"    // the check ran and holds
+	Fail    Outcome = "fail"    // the check ran and does not hold, or a definition is invalid
+	Error   Outcome = "error"   // the grader reached no verdict
+	Skip    Outcome = "skip"    // skipped by the page, the entry or policy
+	Pending Outcome = "pending" // waits for a human, a judge or command generation
+)
+
+// Outcomes lists every outcome in report order.
+var Outcomes = []Outcome{Pass, Fail, Error, Skip, Pending}
+
+// Source says which kind of input a result is about. Its order is the report
+// order (PRODUCT.md §4.2: config, page, evalcase, jev).
+type Source int
+
+const (
+	SourceConfig Source = iota
+	SourcePage
+	SourceEvalCase
+	SourceJev
+)
+
+func (s Source) String() string {
+	switch s {
+	case SourceConfig:
+		return "config"
+	case SourcePage:
+		return "page"
+	case SourceEvalCase:
+		return "evalcase"
+	case SourceJev:
+		return "jev"
+	}
+	return fmt.Sprintf("source(%d)", int(s))
+}
+
+// Eval type values of docmeta (`type:`). Capability evals never block on fail.
+const (
+	TypeRegression = "regression"
+	TypeCapability = "capability"
+)
+
+// CheckDefinition is the check of every definition fault.
+const CheckDefinition = "definition"
+
+// Result is one finding (PRODUCT.md §4.1). The engine fills Blocking; every
+// other field is set by whoever produces the result.
+type Result struct {
+	Source Source
+	File   string // repository-relative, with '/'
+	Pos    Pos
+	Check  string // eval id, assertion name, question field, "definition", ...
+	CaseID string // EvalCase or jev case id; "" when there is none
+	// Grader is the eval's grader ("command", "tool:links", ...); "" when the
+	// result is not about a graded eval.
+	Grader   string
+	Type     string // TypeRegression or TypeCapability; "" when not an eval
+	Outcome  Outcome
+	Severity Severity
+	Blocking bool
+	Code     string
+	Message  string
+	// Weight is the eval's weight; 0 when the result is not about a page eval.
+	Weight     float64
+	DurationMS int64
+	// Evidence holds the smallest facts that explain the result. Values are
+	// JSON-encodable: strings, numbers, bools, nil, []any, map[string]any.
+	Evidence map[string]any
+	// Key is the finding's own identity inside its check (a link target, a
+	// token, a field): it feeds SARIF fingerprints, never the line.
+	Key string
+	// Verdictless marks notes that never enter an eval's verdict
+	// (stale_generated_command, shorthand_names_eval, unreviewed_provenance).
+	Verdictless bool
+}
+
+// Location renders file:line:col, file:line or file, as the text report does.
+func (r *Result) Location() string {
+	var b strings.Builder
+	b.WriteString(r.File)
+	if r.Pos.Line > 0 {
+		fmt.Fprintf(&b, ":%d", r.Pos.Line)
+		if r.Pos.Col > 0 {
+			fmt.Fprintf(&b, ":%d", r.Pos.Col)
+		}
+	}
+	return b.String()
+}
+
+// Problem is a positioned fault found while reading or validating text, before
+// the caller turns it into a Result with its file, check and source.
+type Problem struct {
+	Pos     Pos
+	Code    string // a code of the registry, for example "syntax_error"
+	Message string // one line
+}

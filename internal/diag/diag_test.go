@@ -1,0 +1,82 @@
+package diag
+
+import (
+	"regexp"
+	"testing"
+)
+
+func TestCodesRegistry(t *testing.T) {
+	valid := regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+	seen := map[string]bool{}
+	for _, c := range Codes {
+		if !valid.MatchString(c.Code) {
+			t.Errorf("code %q is not snake_case", c.Code)
+		}
+		if seen[c.Code] {
+			t.Errorf("code %q registered twice", c.Code)
+		}
+		seen[c.Code] = true
+		if c.Title == "" || c.Title[len(c.Title)-1] == '.' {
+			t.Errorf("code %q: title %q must be non-empty without a trailing period", c.Code, c.Title)
+		}
+		if _, ok := LookupCode(c.Code); !ok {
+			t.Errorf("LookupCode(%q) fails", c.Code)
+		}
+	}
+}
+
+func TestLineIndex(t *testing.T) {
+	text := []byte("ab\r\nçé x\n\nlast")
+	x := NewLineIndex(text)
+	tests := []struct {
+		off  int
+		want Pos
+	}{
+		{0, Pos{1, 1}},
+		{2, Pos{1, 3}},
+		{4, Pos{2, 1}},
+		{8, Pos{2, 3}}, // after two 2-byte letters: column counts code points
+		{11, Pos{3, 1}},
+		{12, Pos{4, 1}},
+		{100, Pos{4, 5}},
+	}
+	for _, tt := range tests {
+		if got := x.Pos(tt.off); got != tt.want {
+			t.Errorf("Pos(%d) = %v, want %v", tt.off, got, tt.want)
+		}
+	}
+	if x.Lines() != 4 {
+		t.Errorf("Lines() = %d, want 4", x.Lines())
+	}
+}
+
+func TestSortOrder(t *testing.T) {
+	rs := []Result{
+		{Source: SourceJev, File: "a"},
+		{Source: SourcePage, File: "b.md", Pos: Pos{2, 1}},
+		{Source: SourcePage, File: "b.md", Pos: Pos{1, 9}, Check: "z"},
+		{Source: SourcePage, File: "B.md"},
+		{Source: SourceConfig, File: ".evalgate.yaml"},
+		{Source: SourcePage, File: "b.md", Pos: Pos{1, 9}, Check: "a", Code: "y"},
+		{Source: SourcePage, File: "b.md", Pos: Pos{1, 9}, Check: "a", Code: "x"},
+	}
+	Sort(rs)
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Source.String()+" "+r.Location()+" "+r.Check+" "+r.Code)
+	}
+	want := []string{
+		"config .evalgate.yaml  ",
+		"page B.md  ",
+		"page b.md:1:9 a x",
+		"page b.md:1:9 a y",
+		"page b.md:1:9 z ",
+		"page b.md:2:1  ",
+		"jev a  ",
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("position %d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}

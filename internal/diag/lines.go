@@ -1,0 +1,47 @@
+package diag
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// LineIndex turns byte offsets of one text into positions. Lines end at "\n";
+// a "\r" before it belongs to the line's end, not to its columns.
+type LineIndex struct {
+	text   []byte
+	starts []int // byte offset of the start of each line, 0-based lines
+}
+
+// NewLineIndex indexes text. It keeps a reference to text, not a copy.
+func NewLineIndex(text []byte) *LineIndex {
+	starts := []int{0}
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &LineIndex{text: text, starts: starts}
+}
+
+// Lines is the number of lines, counting a last line without "\n".
+func (x *LineIndex) Lines() int { return len(x.starts) }
+
+// LineStart is the byte offset where 1-based line n starts.
+func (x *LineIndex) LineStart(n int) int {
+	if n < 1 {
+		return 0
+	}
+	if n > len(x.starts) {
+		return len(x.text)
+	}
+	return x.starts[n-1]
+}
+
+// Pos converts a byte offset (clamped to the text) into a position whose
+// column counts code points; an invalid UTF-8 byte counts as one.
+func (x *LineIndex) Pos(off int) Pos {
+	off = max(0, min(off, len(x.text)))
+	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off })
+	start := x.starts[line-1]
+	return Pos{Line: line, Col: utf8.RuneCount(x.text[start:off]) + 1}
+}

@@ -1,0 +1,523 @@
+package docmeta
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
+)
+
+// Keys of an inline eval (spec-origins §2.2 inlineEval), in documentation
+// order. A named eval of the config takes the same keys except id.
+var inlineKeys = []string{
+	"id", "assertion", "type", "grader", "provider", "model", "runs", "target", "weight",
+	"evidence", "examples", "command", "success-exit-codes", "timeout-ms",
+	"generated-assertion-hash", "options", "severity", "severity-map", "skip",
+}
+
+// Keys of a use: reference (spec-origins §2.2 evalReference, proposal.2's
+// later bytes, which add weight). Everything else legal inline is
+// use_override_not_allowed: provider, model, runs and target say how a named
+// eval executes, and it must read the same bytes on every page.
+var referenceKeys = []string{"use", "type", "skip", "severity", "weight", "options"}
+
+// AssertionHash is the value generated-assertion-hash must hold: the
+// lowercase hex SHA-256 of the exact assertion bytes (PRODUCT.md §10).
+func AssertionHash(assertion string) string {
+	sum := sha256.Sum256([]byte(assertion))
+	return hex.EncodeToString(sum[:])
+}
+
+// ShorthandID is the id of a string-shorthand eval before any clash suffix:
+// "auto-" and the first 8 hex digits of the SHA-256 of the assertion
+// (PRODUCT.md §4.2), so that it survives reordering.
+func ShorthandID(assertion string) string {
+	return "auto-" + AssertionHash(assertion)[:8]
+}
+
+// entryKind is the form of an eval entry (spec-origins §2.2 evalEntry).
+type entryKind int
+
+const (
+	kindShorthand entryKind = iota // a string
+	kindReference                  // a mapping with `use`
+	kindInline                     // any other mapping (and non-mappings, which fail)
+)
+
+// entry is one validated eval entry, before resolution.
+type entry struct {
+	kind  entryKind
+	node  *frontmatter.Node
+	path  string // for messages: "evals[2]"
+	ok    bool   // no definition fault
+	eval  *Eval  // shorthand and inline: the eval (nil when not ok)
+	id    string // inline: its id; reference: the name it uses; "" when unreadable
+	idPos diag.Pos
+	ref   reference // kindReference only
+	// hashPos is the generated-assertion-hash value (stale note).
+	hashPos diag.Pos
+}
+
+// reference holds what a use: entry sets over its named eval.
+type reference struct {
+	typ        *string
+	skip       *bool
+	severity   *diag.Severity
+	weight     *float64
+	options    *frontmatter.Node // the page's options mapping, nil when absent
+	optionsPos diag.Pos
+}
+
+// newEval returns an eval with every default of proposal.2 (spec-origins
+// §2.3 step 4): type regression, grader ai, severity error, weight 1,
+// success-exit-codes [0], options {}, target body.
+func newEval(pos diag.Pos, origin Origin) *Eval {
+	return &Eval{
+		Pos:              pos,
+		Origin:           origin,
+		Type:             diag.TypeRegression,
+		Grader:           "ai",
+		Weight:           1,
+		SuccessExitCodes: []int{0},
+		Options:          &frontmatter.Node{Kind: frontmatter.Map},
+		Target:           Target{Kind: TargetBody},
+	}
+}
+
+// checkEntry validates one item of an `evals` value (spec-origins §2.2
+// evalEntry: a string, a mapping with use, else an inline eval).
+func (c *checker) checkEntry(n *frontmatter.Node, path string, origin Origin) *entry {
+	before := c.faults
+	var e *entry
+	switch {
+	case n.Kind == frontmatter.String:
+		e = &entry{kind: kindShorthand, node: n, path: path}
+		if n.Text == "" {
+			c.fault(n.Pos, "invalid_value", "%s must be a non-empty assertion", path)
+			break
+		}
+		ev := newEval(n.Pos, origin)
+		ev.Shorthand = true
+		ev.Assertion = n.Text
+		e.eval = ev
+	case n.Kind == frontmatter.Map && n.Get("use") != nil:
+		e = c.checkReference(n, path)
+	case n.Kind == frontmatter.Map:
+		ev, id, idPos, hashPos := c.checkInline(n, path, origin, false)
+		e = &entry{kind: kindInline, node: n, path: path, eval: ev, id: id, idPos: idPos, hashPos: hashPos}
+	default:
+		e = &entry{kind: kindInline, node: n, path: path}
+		c.fault(n.Pos, "wrong_type", "%s must be an assertion string or a mapping, got %s", path, describe(n))
+	}
+	e.ok = c.faults == before
+	if !e.ok {
+		e.eval = nil
+	}
+	return e
+}
+
+// checkReference validates a use: entry (spec-origins §2.2 evalReference, a
+// closed object).
+func (c *checker) checkReference(n *frontmatter.Node, path string) *entry {
+	e := &entry{kind: kindReference, node: n, path: path}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		what := child(path, kv.Key)
+		switch kv.Key {
+		case "use":
+			if s, ok := c.nonEmpty(kv.Value, what); ok {
+				e.id, e.idPos = s, kv.Value.Pos
+			}
+		case "type":
+			if s, ok := c.evalType(kv.Value, what); ok {
+				e.ref.typ = &s
+			}
+		case "skip":
+			if b, ok := c.boolean(kv.Value, what); ok {
+				e.ref.skip = &b
+			}
+		case "severity":
+			if s, ok := c.severity(kv.Value, what); ok {
+				e.ref.severity = &s
+			}
+		case "weight":
+			if w, ok := c.weight(kv.Value, what); ok {
+				e.ref.weight = &w
+			}
+		case "options":
+			if c.mapping(kv.Value, what) {
+				e.ref.options, e.ref.optionsPos = kv.Value, kv.Value.Pos
+			}
+		default:
+			if slices.Contains(inlineKeys, kv.Key) {
+				c.fault(kv.KeyPos, "use_override_not_allowed", "%s: a use: reference may not set %s; it may override only skip, type, severity, weight and options", path, kv.Key)
+			} else {
+				c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s in a use: reference (allowed: use, skip, type, severity, weight, options)%s", path, quote(kv.Key), kebabHint(kv.Key, referenceKeys))
+			}
+		}
+	}
+	return e
+}
+
+// checkInline validates an inline eval (spec-origins §2.2 inlineEval, a
+// closed object) or, with named set, a named eval of the config (the same
+// fields except id, which is the eval's key in the config). It returns the
+// eval (complete only when no fault was found), the id and its position, and
+// the position of generated-assertion-hash's value.
+func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, named bool) (ev *Eval, id string, idPos, hashPos diag.Pos) {
+	ev = newEval(n.Pos, origin)
+	has := map[string]*frontmatter.Entry{}
+	graderOK := true // grader absent or valid: the conditionals can be judged
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		v := kv.Value
+		what := child(path, kv.Key)
+		has[kv.Key] = kv
+		switch kv.Key {
+		case "id":
+			if named {
+				c.fault(kv.KeyPos, "unknown_key", "%s: a named eval takes no id: its key under evals is its id", path)
+				continue
+			}
+			if s, ok := c.id(v, what); ok {
+				id, idPos = s, v.Pos
+				ev.ID = s
+			}
+		case "assertion":
+			if s, ok := c.nonEmpty(v, what); ok {
+				ev.Assertion = s
+			}
+		case "type":
+			if s, ok := c.evalType(v, what); ok {
+				ev.Type = s
+			}
+		case "grader":
+			s, ok := c.str(v, what)
+			if ok && !ValidGrader(s) {
+				c.fault(v.Pos, "invalid_value", "%s must be ai, command, human or tool:NAME (NAME kebab-case), got %s", what, quote(s))
+				ok = false
+			}
+			if ok {
+				ev.Grader = s
+			} else {
+				graderOK = false
+			}
+		case "provider":
+			if s, ok := c.nonEmpty(v, what); ok {
+				ev.Provider = s
+			}
+		case "model":
+			if s, ok := c.nonEmpty(v, what); ok {
+				ev.Model = s
+			}
+		case "evidence":
+			if s, ok := c.nonEmpty(v, what); ok {
+				ev.Evidence = s
+			}
+		case "runs":
+			if r, ok := c.integer(v, what, 1, 50); ok {
+				ev.Runs = r
+			}
+		case "target":
+			if t, ok := c.target(v, what); ok {
+				ev.Target = t
+			}
+		case "weight":
+			if w, ok := c.weight(v, what); ok {
+				ev.Weight = w
+			}
+		case "examples":
+			c.examples(v, what)
+		case "command":
+			if argv, ok := c.stringList(v, what, false); ok {
+				ev.Command = argv
+			}
+		case "success-exit-codes":
+			if codes, ok := c.exitCodes(v, what); ok {
+				ev.SuccessExitCodes = codes
+			}
+		case "timeout-ms":
+			if ms, ok := c.integer(v, what, 1, maxTimeoutMS); ok {
+				ev.TimeoutMS = ms
+			}
+		case "generated-assertion-hash":
+			// Any string: no pattern, even "" is schema-legal (spec-origins §2.2).
+			if s, ok := c.str(v, what); ok {
+				ev.GeneratedAssertionHash, ev.HasHash, hashPos = s, true, v.Pos
+			}
+		case "options":
+			if c.mapping(v, what) {
+				ev.Options = v
+			}
+		case "severity":
+			if s, ok := c.severity(v, what); ok {
+				ev.Severity = s
+			}
+		case "severity-map":
+			if m, ok := c.severityMap(v, what); ok {
+				ev.SeverityMap = m
+			}
+		case "skip":
+			if b, ok := c.boolean(v, what); ok {
+				ev.Skip = b
+			}
+		default:
+			kind := "an inline eval"
+			if named {
+				kind = "a named eval"
+			}
+			c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s in %s%s", path, quote(kv.Key), kind, kebabHint(kv.Key, inlineKeys))
+		}
+	}
+
+	if !named && has["id"] == nil {
+		c.fault(n.Pos, "missing_field", "%s: an inline eval needs an id (kebab-case); only the string shorthand has none", path)
+	}
+
+	// The conditionals of proposal.2 (spec-origins §2.2, allOf 1-8). They
+	// branch on the grader, so an invalid grader suspends 1-7: its own fault
+	// is the one to fix first.
+	grader, graderSet := "ai", has["grader"] != nil
+	if graderSet {
+		grader = ev.Grader
+	}
+	commandFamily := has["command"] != nil || has["success-exit-codes"] != nil || has["timeout-ms"] != nil
+	if graderOK {
+		switch {
+		case grader == "ai" && !graderSet && commandFamily:
+			// The command keys show the grader: command was meant; their
+			// own faults below say so, and a missing assertion would be
+			// noise (a decision where the spec is silent).
+		case grader == "ai" || grader == "human":
+			if has["assertion"] == nil {
+				c.fault(n.Pos, "missing_field", "%s: an eval with grader %s needs an assertion", path, grader)
+			}
+		case grader == "command":
+			if has["assertion"] == nil && has["command"] == nil {
+				c.fault(n.Pos, "missing_field", "%s: an eval with grader command needs an assertion or a command", path)
+			}
+		}
+		if kv := has["command"]; kv != nil && grader != "command" {
+			c.fault(kv.KeyPos, "command_needs_grader", "%s: command needs grader: command (%s)", path, graderSays(grader, graderSet))
+		}
+		for _, k := range []string{"success-exit-codes", "timeout-ms"} {
+			if kv := has[k]; kv != nil && grader != "command" {
+				c.fault(kv.KeyPos, "field_not_allowed_for_grader", "%s: %s needs grader: command (%s)", path, k, graderSays(grader, graderSet))
+			}
+		}
+		for _, k := range []string{"provider", "model", "runs"} {
+			if kv := has[k]; kv != nil && grader != "ai" {
+				c.fault(kv.KeyPos, "field_not_allowed_for_grader", "%s: %s is allowed only with grader ai, not %s", path, k, grader)
+			}
+		}
+	}
+	// dependentRequired: a hash is never legal without its command.
+	if kv := has["generated-assertion-hash"]; kv != nil && has["command"] == nil {
+		c.fault(kv.KeyPos, "hash_without_command", "%s: generated-assertion-hash needs the command it was generated with", path)
+	}
+	if !graderOK {
+		ev.Grader = ""
+	}
+	return ev, id, idPos, hashPos
+}
+
+// kebabHint suggests the kebab-case spelling of a camelCase or snake_case
+// key that names a known key (docevals 0.1 wrote successExitCodes).
+func kebabHint(key string, known []string) string {
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case r == '_':
+			b.WriteByte('-')
+		case 'A' <= r && r <= 'Z':
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if k := b.String(); k != key && slices.Contains(known, k) {
+		return "; write " + k
+	}
+	return ""
+}
+
+// graderSays describes the grader for a conditional's message.
+func graderSays(grader string, set bool) string {
+	if !set {
+		return "the grader defaults to ai"
+	}
+	return "the grader is " + grader
+}
+
+// evalType checks `type`: capability or regression.
+func (c *checker) evalType(n *frontmatter.Node, what string) (string, bool) {
+	s, ok := c.str(n, what)
+	if !ok {
+		return "", false
+	}
+	if s != diag.TypeRegression && s != diag.TypeCapability {
+		c.fault(n.Pos, "invalid_value", "%s must be regression or capability, got %s", what, quote(s))
+		return "", false
+	}
+	return s, true
+}
+
+// weight checks `weight`: a finite number > 0. Zero is excluded: a
+// weightless eval is a silent disable, and skip already means that.
+func (c *checker) weight(n *frontmatter.Node, what string) (float64, bool) {
+	w, ok := c.number(n, what)
+	if ok && w <= 0 {
+		c.fault(n.Pos, "invalid_value", "%s must be a number greater than 0 (write skip: true to disable an eval), got %s", what, describe(n))
+		return 0, false
+	}
+	return w, ok
+}
+
+// target checks `target`: body, raw, frontmatter, or the closed object
+// {source: file, path: <non-empty>}. Whether the path stays inside the
+// repository is judged when grading (target_outside_repo, PRODUCT.md §8).
+func (c *checker) target(n *frontmatter.Node, what string) (Target, bool) {
+	switch n.Kind {
+	case frontmatter.String:
+		switch n.Text {
+		case TargetBody, TargetRaw, TargetFrontmatter:
+			return Target{Kind: n.Text, Pos: n.Pos}, true
+		}
+		c.fault(n.Pos, "invalid_value", "%s must be body, raw, frontmatter or {source: file, path: PATH}, got %s", what, quote(n.Text))
+		return Target{}, false
+	case frontmatter.Map:
+		t := Target{Kind: TargetFile, Pos: n.Pos}
+		ok, source, path := true, false, false
+		for i := range n.Entries {
+			kv := &n.Entries[i]
+			switch kv.Key {
+			case "source":
+				source = true
+				s, good := c.str(kv.Value, child(what, "source"))
+				if good && s != "file" {
+					c.fault(kv.Value.Pos, "invalid_value", "%s must be file, got %s", child(what, "source"), quote(s))
+					good = false
+				}
+				ok = ok && good
+			case "path":
+				path = true
+				s, good := c.nonEmpty(kv.Value, child(what, "path"))
+				t.Path = s
+				ok = ok && good
+			default:
+				c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (a companion target takes source: file and path)", what, quote(kv.Key))
+				ok = false
+			}
+		}
+		for _, k := range []struct {
+			name    string
+			present bool
+		}{{"source", source}, {"path", path}} {
+			if !k.present {
+				c.fault(n.Pos, "missing_field", "%s: a companion target needs %s (write {source: file, path: PATH})", what, k.name)
+				ok = false
+			}
+		}
+		return t, ok
+	}
+	c.fault(n.Pos, "wrong_type", "%s must be body, raw, frontmatter or {source: file, path: PATH}, got %s", what, describe(n))
+	return Target{}, false
+}
+
+// examples checks `examples`: a closed object with pass and fail, each a
+// non-empty string or a non-empty list of unique non-empty strings.
+func (c *checker) examples(n *frontmatter.Node, what string) {
+	if !c.mapping(n, what) {
+		return
+	}
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		w := child(what, kv.Key)
+		switch kv.Key {
+		case "pass", "fail":
+			if kv.Value.Kind == frontmatter.List {
+				c.stringList(kv.Value, w, true)
+				continue
+			}
+			if kv.Value.Kind != frontmatter.String {
+				c.fault(kv.Value.Pos, "wrong_type", "%s must be a string or a list of strings, got %s", w, describe(kv.Value))
+				continue
+			}
+			c.nonEmpty(kv.Value, w)
+		default:
+			c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (examples take pass and fail)", what, quote(kv.Key))
+		}
+	}
+}
+
+// exitCodes checks `success-exit-codes`: a non-empty list of integers
+// (negatives are schema-legal).
+func (c *checker) exitCodes(n *frontmatter.Node, what string) ([]int, bool) {
+	if !c.list(n, what, true) {
+		return nil, false
+	}
+	ok := true
+	codes := make([]int, 0, len(n.Items))
+	for i, it := range n.Items {
+		v, good := c.integer(it, item(what, i), -maxInt, maxInt)
+		ok = ok && good
+		codes = append(codes, v)
+	}
+	return codes, ok
+}
+
+// severityMap checks `severity-map`: a mapping whose values are severities.
+// Its keys (a built-in's finding codes) are not constrained by proposal.2.
+func (c *checker) severityMap(n *frontmatter.Node, what string) (map[string]diag.Severity, bool) {
+	if !c.mapping(n, what) {
+		return nil, false
+	}
+	ok := true
+	m := make(map[string]diag.Severity, len(n.Entries))
+	for i := range n.Entries {
+		kv := &n.Entries[i]
+		if s, good := c.severity(kv.Value, child(what, kv.Key)); good {
+			m[kv.Key] = s
+		} else {
+			ok = false
+		}
+	}
+	return m, ok
+}
+
+// checkOptions validates a built-in tool:* grader's options with the
+// tool's own check (PRODUCT.md §9: an unknown or ill-typed option is a
+// definition result) and turns its problems into faults; at is where a
+// problem without a position goes (the tool's missing_field). Other graders'
+// options are free, and a tool:* name that is not built in is no fault here:
+// the engine reports unknown_tool when grading. It reports whether the
+// options are valid.
+func (c *checker) checkOptions(ev *Eval, opts *frontmatter.Node, path string, at diag.Pos) bool {
+	if !strings.HasPrefix(ev.Grader, "tool:") {
+		return true
+	}
+	tool := grader.LookupBuiltin(ev.Grader)
+	if tool == nil || tool.CheckOptions == nil {
+		return true
+	}
+	problems := tool.CheckOptions(opts)
+	for _, p := range problems {
+		pos := p.Pos
+		if !pos.Known() {
+			pos = at
+		}
+		code := p.Code
+		if _, ok := diag.LookupCode(code); !ok {
+			code = "invalid_value"
+		}
+		c.fault(pos, code, "%s.options: %s", path, p.Message)
+	}
+	return len(problems) == 0
+}

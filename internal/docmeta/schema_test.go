@@ -1,0 +1,194 @@
+package docmeta_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+func compileEvalsSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	raw := docmeta.EvalsJSONSchema()
+	if !json.Valid(raw) || !bytes.HasSuffix(raw, []byte("}\n")) {
+		t.Fatalf("EvalsJSONSchema is not one JSON document ending in a newline")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource("evals.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("evals.json")
+	if err != nil {
+		t.Fatalf("the exported schema does not compile: %v", err)
+	}
+	return sch
+}
+
+// beyondSchema reports whether a page's faults include one JSON Schema
+// cannot express: ids unique on a page, names of the config, built-in tool
+// options, and .inf/.nan (JSON has no such numbers).
+func beyondSchema(p *docmeta.Page) bool {
+	for _, r := range p.Results {
+		switch {
+		case r.Verdictless:
+		case r.Code == "duplicate_id", r.Code == "unknown_use", r.Code == "unknown_suite":
+			return true
+		case strings.Contains(r.Message, ".options: tool:"):
+			return true
+		case strings.Contains(r.Message, "finite"):
+			return true
+		}
+	}
+	return false
+}
+
+func hasFault(p *docmeta.Page) bool {
+	for _, r := range p.Results {
+		if !r.Verdictless {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSchemaAgrees checks that the exported schema and ValidatePage agree
+// (valid or not) on every page of testdata and on a table of frontmatters,
+// except where a fault is beyond what JSON Schema can express.
+func TestSchemaAgrees(t *testing.T) {
+	sch := compileEvalsSchema(t)
+	cat := loadCatalog(t)
+
+	type example struct {
+		name string
+		text []byte
+	}
+	var examples []example
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.md"))
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		examples = append(examples, example{f, text})
+	}
+	for _, fm := range []string{
+		"title: x",
+		"Eval-Suite: x\neval_skip: 1",
+		"evals: A.",
+		"evals: [A., B.]",
+		"evals: [{id: a, assertion: x}]",
+		"evals: [{id: a}]",
+		"evals: [{id: a, grader: tool:x}]",
+		"evals: [{id: a, grader: command}]",
+		"evals: [{id: a, grader: command, success-exit-codes: [0]}]",
+		"evals: [{id: a, grader: command, command: [x], generated-assertion-hash: ''}]",
+		"evals: [{id: a, grader: tool:x, generated-assertion-hash: h}]",
+		"evals: [{id: a, grader: tool:x, command: [x]}]",
+		"evals: [{id: a, assertion: x, provider: p, model: m, runs: 50}]",
+		"evals: [{id: a, assertion: x, grader: ai, runs: 3.0}]",
+		"evals: [{id: a, assertion: x, grader: human, runs: 3}]",
+		"evals: [{id: a, assertion: x, timeout-ms: 1}]",
+		"evals: [{id: a, assertion: x, grader: command, timeout-ms: 2147483648}]",
+		"evals: [{id: a, assertion: x, target: {source: file, path: p}}]",
+		"evals: [{id: a, assertion: x, target: {source: file}}]",
+		"evals: [{id: a, assertion: x, examples: {}}]",
+		"evals: [{id: a, assertion: x, examples: {pass: [a, b], fail: c}}]",
+		"evals: [{id: a, assertion: x, examples: {pass: [a, a]}}]",
+		"evals: [{id: a, assertion: x, weight: 0.001}]",
+		"evals: [{id: a, assertion: x, severity-map: {}}]",
+		"evals: [{use: x, weight: 2, type: capability, skip: true, severity: info, options: {a: 1}}]",
+		"evals: [{use: x, target: raw}]",
+		"evals: [{use: ''}]",
+		"eval-provenance: [{generated-by: m, confidence: {a: 0, b: 1}}]",
+		"eval-provenance: [{generated-by: m}, {generated-by: m}]",
+		"eval-provenance: [{generated-by: m, evals: [a-b, c]}]",
+		"eval-skip: false\neval-suite: s",
+		"eval-suite: ''",
+		"eval-: 1",
+	} {
+		examples = append(examples, example{fm, []byte("---\n" + fm + "\n---\n")})
+	}
+
+	// A catalog where every use: and eval-suite of the table resolves.
+	cat.Evals["x"] = cat.Evals["judge-tone"]
+	cat.Suites["s"] = cat.Suites["how-to"]
+
+	for _, ex := range examples {
+		root, probs := frontmatter.Parse(frontmatter.Split(ex.text))
+		if len(probs) > 0 || root == nil {
+			t.Fatalf("%s: does not parse: %v", ex.name, probs)
+		}
+		page := docmeta.ValidatePage(root, cat)
+		if beyondSchema(page) {
+			continue
+		}
+		err := sch.Validate(jsonValue(root))
+		if got, want := err == nil, !hasFault(page); got != want {
+			t.Errorf("%s: schema valid=%t, ValidatePage valid=%t\nschema: %v\nresults: %s", ex.name, got, want, err, render(ex.name, page.Results))
+		}
+	}
+}
+
+// jsonValue converts a node to a JSON value; integral numbers become ints,
+// as a JSON decoder would read "3" (3.0 is an integer for JSON Schema too).
+func jsonValue(n *frontmatter.Node) any {
+	switch n.Kind {
+	case frontmatter.Number:
+		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
+			return int64(n.Num)
+		}
+		return n.Num
+	case frontmatter.List:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			out[i] = jsonValue(it)
+		}
+		return out
+	case frontmatter.Map:
+		out := make(map[string]any, len(n.Entries))
+		for _, e := range n.Entries {
+			out[e.Key] = jsonValue(e.Value)
+		}
+		return out
+	}
+	return n.Value()
+}
+
+// TestSchemaPrefixGuard pins the lookahead-free prefix guard on key names.
+func TestSchemaPrefixGuard(t *testing.T) {
+	sch := compileEvalsSchema(t)
+	for key, ok := range map[string]bool{
+		"eval-suite": true, "eval-skip": true, "eval-provenance": true, "evals": true,
+		"Eval-Suite": true, "eval_suite": true, "evals-x": true, "evalsuite": true, "title": true,
+		"eval-": false, "eval-suites": false, "eval-suite-name": false, "eval-skipped": false,
+	} {
+		v := map[string]any{key: map[string]any{}}
+		switch key {
+		case "eval-suite":
+			v[key] = "s"
+		case "eval-skip":
+			v[key] = true
+		case "eval-provenance":
+			v[key] = []any{map[string]any{"generated-by": "m"}}
+		case "evals":
+			v[key] = "A."
+		}
+		if err := sch.Validate(v); (err == nil) != ok {
+			t.Errorf("key %q: schema valid=%t, want %t (%v)", key, err == nil, ok, err)
+		}
+	}
+}

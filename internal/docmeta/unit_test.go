@@ -1,0 +1,99 @@
+package docmeta_test
+
+import (
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+func TestHashes(t *testing.T) {
+	// The docmeta ladder's example (spec-origins §2.3): the exact bytes, no
+	// trailing newline.
+	const a = "The page includes an Examples heading."
+	if got, want := docmeta.AssertionHash(a), "07d185732a48ace07056e847b0fadd72fa35f830f7b793f2790db1a59182fd7a"; got != want {
+		t.Errorf("AssertionHash = %s, want %s", got, want)
+	}
+	if got, want := docmeta.ShorthandID(a), "auto-07d18573"; got != want {
+		t.Errorf("ShorthandID = %s, want %s", got, want)
+	}
+	if docmeta.ShorthandID(a+" ") == docmeta.ShorthandID(a) {
+		t.Errorf("ShorthandID trims its input")
+	}
+}
+
+func TestPatterns(t *testing.T) {
+	for s, want := range map[string]bool{
+		"a": true, "0": true, "a-": true, "a--b": true, "links-resolve": true,
+		"": false, "-a": false, "A": false, "a_b": false, "a.b": false, "é": false,
+	} {
+		if docmeta.ValidID(s) != want {
+			t.Errorf("ValidID(%q) = %t", s, !want)
+		}
+	}
+	for s, want := range map[string]bool{
+		"ai": true, "command": true, "human": true, "tool:links": true, "tool:a-1": true,
+		"llm": false, "AI": false, "tool:": false, "tool:a:b": false, "tool:-a": false, "tool:A": false, " ai": false,
+	} {
+		if docmeta.ValidGrader(s) != want {
+			t.Errorf("ValidGrader(%q) = %t", s, !want)
+		}
+	}
+}
+
+// TestNoEvals: frontmatter without evals keys, or that is not a mapping,
+// gives an empty page (PRODUCT.md §2: no result).
+func TestNoEvals(t *testing.T) {
+	for _, text := range []string{"", "title: x", "- a\n- b", "just text", "Eval-Suite: x\nevalsuite: y"} {
+		root, probs := frontmatter.ParseYAML([]byte(text), 1)
+		if len(probs) > 0 {
+			t.Fatalf("%q: %v", text, probs)
+		}
+		for _, p := range []*docmeta.Page{docmeta.ValidatePage(root, nil), docmeta.ValidatePage(nil, nil)} {
+			if p.HasEvals || len(p.Results) > 0 || len(p.Evals) > 0 {
+				t.Errorf("%q: got %+v, want an empty page", text, p)
+			}
+		}
+	}
+	root, _ := frontmatter.ParseYAML([]byte("eval-skip: true"), 1)
+	if p := docmeta.ValidatePage(root, nil); !p.HasEvals || !p.Skip || p.SkipPos.Line != 1 {
+		t.Errorf("eval-skip alone: %+v", p)
+	}
+}
+
+// TestNilCatalog: without a config, use: and eval-suite name nothing.
+func TestNilCatalog(t *testing.T) {
+	root, _ := frontmatter.ParseYAML([]byte("eval-suite: s\nevals: [{use: x}, links-resolve, A.]\n"), 1)
+	p := docmeta.ValidatePage(root, nil)
+	var codes []string
+	for _, r := range p.Results {
+		codes = append(codes, r.Code)
+	}
+	if len(codes) != 2 || codes[0] != "unknown_suite" || codes[1] != "unknown_use" {
+		t.Errorf("codes = %v, want [unknown_suite unknown_use]", codes)
+	}
+	if len(p.Evals) != 2 {
+		t.Errorf("got %d evals, want the two shorthands", len(p.Evals))
+	}
+}
+
+// TestResolvedDoesNotAlias: resolving a page never changes the catalog, so
+// one catalog serves every page (in parallel).
+func TestResolvedDoesNotAlias(t *testing.T) {
+	cat := loadCatalog(t)
+	before := *cat.Evals["judge-tone"]
+	optsBefore := len(cat.Evals["judge-tone"].Options.Entries)
+	suiteBefore := *cat.Suites["how-to"].Evals[0]
+	root, _ := frontmatter.ParseYAML([]byte("eval-suite: how-to\nevals:\n  - use: judge-tone\n    weight: 9\n    options: {z: 1}\n  - use: links-resolve\n    skip: true\n"), 1)
+	p := docmeta.ValidatePage(root, cat)
+	if len(p.Results) > 0 {
+		t.Fatalf("results: %v", p.Results)
+	}
+	after := cat.Evals["judge-tone"]
+	if after.Weight != before.Weight || len(after.Options.Entries) != optsBefore || after.Pos != before.Pos {
+		t.Errorf("named eval changed: %+v", after)
+	}
+	if s := cat.Suites["how-to"].Evals[0]; s.Skip != suiteBefore.Skip || s.Pos != suiteBefore.Pos {
+		t.Errorf("suite eval changed: %+v", s)
+	}
+}

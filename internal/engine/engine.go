@@ -1,0 +1,240 @@
+// Package engine is the pipeline of a run: select files, parse and validate
+// them, grade evals in parallel, score suites and decide what blocks.
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// Mode is what a run does with the files it selects.
+type Mode int
+
+const (
+	ModeCheck    Mode = iota // validate and grade
+	ModeValidate             // validate only; run nothing
+)
+
+// FailOnNone is the --fail-on value under which nothing blocks.
+const FailOnNone = diag.Severity(-1)
+
+// Options configure one run.
+type Options struct {
+	Mode       Mode
+	Dir        string   // the working directory, absolute
+	ConfigFlag string   // --config as given (relative to Dir); "" for the default
+	Paths      []string // PATH arguments as given (relative to Dir)
+	All        bool     // --all
+	Jobs       int      // --jobs; < 1 means the number of CPUs
+	// FailOn is the least severity of a fail that blocks, or FailOnNone.
+	FailOn         diag.Severity
+	AllowUntrusted bool     // --allow-untrusted-commands
+	Env            []string // the process environment, "K=V"
+	Version        string   // evalgate's version, for the report
+	// Notice receives notices for stderr, one line each, unescaped.
+	Notice func(string)
+}
+
+// Exit statuses (PRODUCT.md §3).
+const (
+	ExitOK       = 0
+	ExitBlocking = 1
+	ExitUsage    = 2
+	ExitInternal = 3
+)
+
+// UsageError is a mistake in how evalgate was called: exit 2, no report.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error {
+	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// run is the state of one run.
+type run struct {
+	opts   Options
+	root   string // repository root, absolute
+	isRepo bool
+	cfg    *config.Config
+	policy grader.Policy
+	env    []string // the environment every child gets
+	redact []string // values removed from it, to mask in output
+	pages  *grader.PageCache
+	rep    *report.Report
+	whole  bool // suites are seen whole (scope all)
+}
+
+// Run carries out one run. It returns the report and the exit status; an
+// error means there is no report: a *UsageError (exit 2) or an internal
+// failure (exit 3).
+func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
+	if opts.Jobs < 1 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
+	}
+	if opts.All && len(opts.Paths) > 0 {
+		return nil, ExitUsage, usagef("--all and PATH arguments exclude each other")
+	}
+	r := &run{opts: opts, pages: grader.NewPageCache()}
+	r.root, r.isRepo = FindRoot(opts.Dir)
+	r.rep = &report.Report{
+		Tool:  report.Tool{Name: "evalgate", Version: opts.Version},
+		Scope: report.Scope{Mode: report.ScopeAll},
+	}
+
+	cfg, cfgResults, err := r.loadConfig()
+	if err != nil {
+		return nil, ExitUsage, err
+	}
+	r.cfg = cfg
+	if len(cfgResults) > 0 {
+		// An invalid config grades nothing: exit 2, with its results reported.
+		r.rep.Results = cfgResults
+		r.finish()
+		return r.rep, ExitUsage, nil
+	}
+	r.setupCommands()
+
+	files, err := r.selectFiles(ctx)
+	if err != nil {
+		return nil, ExitUsage, err
+	}
+	r.rep.Scope.Files = files.checked
+
+	pages := r.loadPages(files.pages)
+	hasEvals := false
+	for _, p := range pages {
+		r.rep.Results = append(r.rep.Results, p.results...)
+		if p.page != nil && p.page.HasEvals {
+			hasEvals = true
+		}
+	}
+	if r.whole && !hasEvals {
+		r.finish()
+		return r.rep, ExitUsage, errNothing
+	}
+	if opts.Mode == ModeCheck {
+		r.gradeAll(ctx, pages)
+	} else {
+		r.validateTargets(pages)
+	}
+	r.finish()
+	if r.rep.Summary.Blocking > 0 {
+		return r.rep, ExitBlocking, nil
+	}
+	return r.rep, ExitOK, nil
+}
+
+// errNothing is returned with a report: scope all found nothing to evaluate.
+var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")
+
+// IsNothingToEvaluate reports whether err says that a run under scope all
+// found nothing to evaluate; the report is still written (exit 2).
+func IsNothingToEvaluate(err error) bool { return errors.Is(err, errNothing) }
+
+func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
+	rel := ""
+	if r.opts.ConfigFlag != "" {
+		abs := r.opts.ConfigFlag
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(r.opts.Dir, abs)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, nil, usagef("--config %s: no such file", r.opts.ConfigFlag)
+		}
+		var ok bool
+		rel, ok = relSlash(r.root, abs)
+		if !ok {
+			return nil, nil, usagef("--config %s: outside the repository %s", r.opts.ConfigFlag, r.root)
+		}
+	} else {
+		for _, name := range []string{".evalgate.yaml", ".evalgate.yml"} {
+			if _, err := os.Stat(filepath.Join(r.root, name)); err == nil {
+				rel = name
+				break
+			}
+		}
+	}
+	if rel == "" {
+		return config.Default(r.root), nil, nil
+	}
+	cfg, results, err := config.Load(r.root, rel)
+	if err != nil {
+		return nil, nil, usagef("config %s: %v", rel, err)
+	}
+	return cfg, results, nil
+}
+
+// setupCommands prepares the command policy and the children's environment.
+func (r *run) setupCommands() {
+	getenv := func(k string) string {
+		for i := len(r.opts.Env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	inActions := getenv("GITHUB_ACTIONS") == "true"
+	r.policy = grader.Policy{
+		InActions:       inActions,
+		AllowUntrusted:  r.opts.AllowUntrusted,
+		FrontmatterDeny: r.cfg.Commands.FrontmatterDeny,
+	}
+	if r.cfg.Commands.AllowSet {
+		r.policy.Allow = slices.Clone(r.cfg.Commands.Allow)
+		if r.policy.Allow == nil {
+			r.policy.Allow = []string{}
+		}
+	}
+	if inActions {
+		r.policy.Event = getenv("GITHUB_EVENT_NAME")
+		r.policy.ForkPR = isForkPR(getenv("GITHUB_EVENT_PATH"))
+	}
+	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
+}
+
+// finish decides blocking, sorts and counts.
+func (r *run) finish() {
+	for i := range r.rep.Results {
+		res := &r.rep.Results[i]
+		res.Blocking = blocks(res, r.opts.FailOn)
+	}
+	diag.Sort(r.rep.Results)
+	r.rep.Count()
+}
+
+// blocks is the gate of PRODUCT.md §4.3.
+func blocks(res *diag.Result, failOn diag.Severity) bool {
+	if failOn == FailOnNone {
+		return false
+	}
+	switch res.Outcome {
+	case diag.Error:
+		return true
+	case diag.Fail:
+		if res.Type == diag.TypeCapability && !res.Verdictless {
+			return false
+		}
+		if res.Source == diag.SourceEvalCase && res.Severity == diag.SeverityWarning && res.Check != diag.CheckDefinition {
+			return false // EvalCase `report` assertions never block
+		}
+		return res.Severity.AtLeast(failOn)
+	}
+	return false
+}

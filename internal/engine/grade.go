@@ -1,0 +1,302 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
+)
+
+// defaultTimeout is a command's timeout when neither the eval nor the config
+// sets one (PRODUCT.md §8).
+const defaultTimeout = 30 * time.Second
+
+// evalJob is one eval of one page to grade; results land in its own slot.
+type evalJob struct {
+	ps      *pageState
+	ev      *docmeta.Eval
+	results []diag.Result
+}
+
+// gradeAll grades every eval of every page in parallel, bounded by --jobs,
+// then scores evals and suites.
+func (r *run) gradeAll(ctx context.Context, pages []*pageState) {
+	var jobs []*evalJob
+	for _, ps := range pages {
+		if ps.page == nil {
+			continue
+		}
+		if ps.page.Skip {
+			r.rep.Results = append(r.rep.Results, diag.Result{
+				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",
+				Outcome: diag.Skip, Code: "page_skipped", Message: "the page sets eval-skip: true; its evals are not graded",
+			})
+			continue
+		}
+		for _, ev := range ps.page.Evals {
+			jobs = append(jobs, &evalJob{ps: ps, ev: ev})
+		}
+	}
+	parallel(r.opts.Jobs, len(jobs), func(i int) {
+		j := jobs[i]
+		j.results = r.gradeSafely(ctx, j.ps, j.ev)
+	})
+	for _, j := range jobs {
+		r.rep.Results = append(r.rep.Results, j.results...)
+	}
+	r.score(pages, jobs)
+}
+
+// gradeSafely grades one eval; a panic becomes the eval's internal_error.
+func (r *run) gradeSafely(ctx context.Context, ps *pageState, ev *docmeta.Eval) (out []diag.Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			res := internalError(diag.SourcePage, ps.rel, v)
+			res.Pos, res.Check, res.Grader, res.Type, res.Weight = ev.Pos, ev.ID, ev.Grader, ev.Type, ev.Weight
+			out = []diag.Result{res}
+		}
+	}()
+	start := time.Now()
+	out = r.grade(ctx, ps, ev)
+	ms := time.Since(start).Milliseconds()
+	for i := range out {
+		out[i].DurationMS = ms
+	}
+	return out
+}
+
+// evalResult is the template of every result of ev.
+func evalResult(ps *pageState, ev *docmeta.Eval) diag.Result {
+	return diag.Result{
+		Source: diag.SourcePage, File: ps.rel, Pos: ev.Pos, Check: ev.ID,
+		Grader: ev.Grader, Type: ev.Type, Severity: ev.Severity, Weight: ev.Weight,
+	}
+}
+
+func with(base diag.Result, o diag.Outcome, code, msg string) diag.Result {
+	base.Outcome, base.Code, base.Message = o, code, msg
+	return base
+}
+
+func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag.Result {
+	base := evalResult(ps, ev)
+	switch {
+	case ev.Skip:
+		return []diag.Result{with(base, diag.Skip, "eval_skipped", "the eval sets skip: true")}
+	case ev.Grader == "human":
+		return []diag.Result{with(base, diag.Pending, "human_review", "waits for human review: "+ev.Assertion)}
+	case ev.Grader == "ai":
+		return []diag.Result{with(base, diag.Pending, "no_judge", "waits for an ai judge, which this version does not have: "+ev.Assertion)}
+	case ev.Grader == "command":
+		if ev.Command == nil {
+			return []diag.Result{with(base, diag.Pending, "command_not_generated",
+				"the command has not been generated from the assertion yet")}
+		}
+		return r.runCommand(ctx, base, ps, ev, ev.Command, ev.CommandInPage, r.evalDir(ps, ev), nil)
+	}
+	if tool := grader.LookupBuiltin(ev.Grader); tool != nil {
+		return r.runBuiltin(ctx, base, ps, ev, tool)
+	}
+	if t, ok := r.cfg.Tools[ev.Grader]; ok {
+		return r.runCommand(ctx, base, ps, ev, t.Command, false, r.cfg.Dir, ev.Options)
+	}
+	return []diag.Result{with(base, diag.Error, "unknown_tool",
+		fmt.Sprintf("%s is neither a built-in tool nor defined under tools in the config", ev.Grader))}
+}
+
+// evalDir is where ev's command runs and its options' paths are relative to:
+// the page's directory, or the config's for evals defined there.
+func (r *run) evalDir(ps *pageState, ev *docmeta.Eval) string {
+	if ev.Origin == docmeta.OriginConfig {
+		return r.cfg.Dir
+	}
+	return filepath.Dir(ps.abs)
+}
+
+// target is the bytes an eval reads.
+type target struct {
+	kind      string
+	bytes     []byte
+	file      string // repository-relative file the bytes are in
+	abs       string // a file holding exactly the bytes; "" when none exists
+	dir       string // the directory of file, absolute
+	firstLine int    // file line of the bytes' first line; 0 for frontmatter
+}
+
+// errResult is a result that ends an eval before grading.
+type errResult struct{ res diag.Result }
+
+func (e *errResult) Error() string { return e.res.Message }
+
+func (r *run) target(base diag.Result, ps *pageState, ev *docmeta.Eval) (*target, error) {
+	t := &target{kind: ev.Target.Kind, file: ps.rel, dir: filepath.Dir(ps.abs)}
+	switch ev.Target.Kind {
+	case docmeta.TargetRaw:
+		t.bytes, t.abs, t.firstLine = ps.src, ps.abs, 1
+	case docmeta.TargetFrontmatter:
+		t.bytes = frontmatter.MarshalYAML(ps.root)
+	case docmeta.TargetFile:
+		abs, ok := grader.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path)
+		if !ok {
+			return nil, &errResult{with(base, diag.Error, "target_outside_repo",
+				fmt.Sprintf("target path %q leaves the repository", ev.Target.Path))}
+		}
+		b, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, &errResult{with(base, diag.Error, "target_unreadable",
+				fmt.Sprintf("cannot read target %q: %v", ev.Target.Path, errors.Unwrap(err)))}
+		}
+		rel, _ := relSlash(r.root, abs)
+		t.bytes, t.abs, t.file, t.dir, t.firstLine = b, abs, rel, filepath.Dir(abs), 1
+	default:
+		t.bytes, t.firstLine = ps.doc.Body, ps.doc.BodyLine
+	}
+	return t, nil
+}
+
+func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, ev *docmeta.Eval, tool *grader.Tool) []diag.Result {
+	t, err := r.target(base, ps, ev)
+	if err != nil {
+		return []diag.Result{err.(*errResult).res}
+	}
+	in := &grader.ToolInput{
+		Target: t.bytes, TargetKind: t.kind, File: t.file, FirstLine: t.firstLine,
+		Dir: t.dir, OptionsDir: r.evalDir(ps, ev), RepoRoot: r.root,
+		Frontmatter: ps.root, Options: ev.Options, Pages: r.pages,
+	}
+	findings, err := tool.Run(ctx, in)
+	if err != nil {
+		code := "target_unreadable"
+		if errors.Is(err, grader.ErrOutsideRepo) {
+			code = "target_outside_repo"
+		}
+		return []diag.Result{with(base, diag.Error, code, err.Error())}
+	}
+	if len(findings) == 0 {
+		return []diag.Result{with(base, diag.Pass, "ok", tool.Name+" found nothing")}
+	}
+	out := make([]diag.Result, 0, len(findings))
+	for _, f := range findings {
+		res := with(base, diag.Fail, f.Code, f.Message)
+		res.Key, res.Evidence = f.Key, f.Evidence
+		if sev, ok := ev.SeverityMap[f.Code]; ok {
+			res.Severity = sev
+		}
+		switch {
+		case t.kind == docmeta.TargetFrontmatter && tool.Name != "tool:frontmatter-schema":
+			// Lines of the re-serialised frontmatter are nobody's lines:
+			// point at the eval entry.
+		case f.Pos.Known():
+			res.Pos = f.Pos
+			if tool.Name != "tool:frontmatter-schema" || t.kind == docmeta.TargetFile {
+				res.File = t.file
+			}
+		}
+		out = append(out, res)
+	}
+	return out
+}
+
+// runCommand runs a command grader or a configured tool. options, for tools,
+// reaches the child as JSON in EVALGATE_OPTIONS.
+func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, ev *docmeta.Eval,
+	argv []string, inPage bool, dir string, options *frontmatter.Node) []diag.Result {
+	if reason := r.policy.Refusal(argv[0], inPage); reason != "" {
+		return []diag.Result{with(base, diag.Skip, "command_refused", "command refused: "+reason)}
+	}
+	t, err := r.target(base, ps, ev)
+	if err != nil {
+		return []diag.Result{err.(*errResult).res}
+	}
+	targetPath := t.abs
+	if targetPath == "" {
+		f, err := os.CreateTemp("", "evalgate-target-*")
+		if err != nil {
+			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the target file: "+err.Error())}
+		}
+		defer os.Remove(f.Name())
+		_, werr := f.Write(t.bytes)
+		if cerr := f.Close(); werr == nil {
+			werr = cerr
+		}
+		if werr != nil {
+			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the target file: "+werr.Error())}
+		}
+		targetPath = f.Name()
+	}
+	env := append(r.env[:len(r.env):len(r.env)],
+		"EVALGATE_FILE="+ps.abs, "EVALGATE_TARGET="+targetPath, "EVALGATE_EVAL_ID="+ev.ID)
+	if options != nil {
+		js, _ := json.Marshal(options.Value())
+		env = append(env, "EVALGATE_OPTIONS="+string(js))
+	}
+	timeout := defaultTimeout
+	switch {
+	case ev.TimeoutMS > 0:
+		timeout = time.Duration(ev.TimeoutMS) * time.Millisecond
+	case r.cfg.Commands.TimeoutMS > 0:
+		timeout = time.Duration(r.cfg.Commands.TimeoutMS) * time.Millisecond
+	}
+	cr := grader.RunCommand(ctx, grader.Command{
+		Argv:    grader.Substitute(argv, map[string]string{"file": ps.abs, "target": targetPath, "id": ev.ID}),
+		Dir:     dir,
+		Env:     env,
+		Stdin:   t.bytes,
+		Timeout: timeout,
+	})
+	return []diag.Result{r.commandResult(base, ev, argv, cr, timeout)}
+}
+
+// tailBytes bounds the output kept in evidence.
+const tailBytes = 2000
+
+func (r *run) commandResult(base diag.Result, ev *docmeta.Eval, argv []string, cr grader.CommandResult, timeout time.Duration) diag.Result {
+	switch {
+	case cr.NotFound:
+		return with(base, diag.Error, "command_not_found", fmt.Sprintf("%s: executable not found or not executable", argv[0]))
+	case cr.TimedOut:
+		return with(base, diag.Error, "command_timeout", fmt.Sprintf("timed out after %d ms; the process group was killed", timeout.Milliseconds()))
+	case cr.Err != nil:
+		return with(base, diag.Error, "internal_error", fmt.Sprintf("%s: cannot start: %v", argv[0], cr.Err))
+	case !cr.Exited:
+		res := with(base, diag.Error, "command_killed", fmt.Sprintf("killed by signal %s", cr.Signal))
+		res.Evidence = map[string]any{"signal": cr.Signal}
+		return res
+	}
+	for _, c := range ev.SuccessExitCodes {
+		if c == cr.ExitCode {
+			return with(base, diag.Pass, "ok", fmt.Sprintf("exit code %d", cr.ExitCode))
+		}
+	}
+	out := cr.Stderr
+	if len(strings.TrimSpace(string(out))) == 0 {
+		out = cr.Stdout
+	}
+	tail := strings.TrimSpace(string(grader.Redact(out, r.redact)))
+	if len(tail) > tailBytes {
+		tail = "…" + strings.ToValidUTF8(tail[len(tail)-tailBytes:], "")
+	}
+	msg := fmt.Sprintf("exit code %d", cr.ExitCode)
+	if last := lastLine(tail); last != "" {
+		msg += ": " + last
+	}
+	res := with(base, diag.Fail, "command_failed", msg)
+	res.Evidence = map[string]any{"exit_code": cr.ExitCode, "tail": tail}
+	return res
+}
+
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return strings.TrimSpace(s[i+1:])
+	}
+	return s
+}

@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
+)
+
+// pageState is one selected page after validation.
+type pageState struct {
+	rel     string // repository-relative path
+	abs     string
+	src     []byte // the file; kept only for pages with evals to grade
+	doc     frontmatter.Document
+	root    *frontmatter.Node
+	page    *docmeta.Page // nil: no frontmatter or no evals key
+	results []diag.Result
+}
+
+// loadPages reads, splits, parses and validates pages in parallel; the
+// results land in slots indexed like rels, whatever the timing.
+func (r *run) loadPages(rels []string) []*pageState {
+	out := make([]*pageState, len(rels))
+	parallel(r.opts.Jobs, len(rels), func(i int) {
+		out[i] = r.loadPage(rels[i])
+	})
+	return out
+}
+
+// parallel calls fn(0..n-1) on at most jobs goroutines.
+func parallel(jobs, n int, fn func(i int)) {
+	if jobs > n {
+		jobs = n
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// evalMarker is what a frontmatter must contain to hold an `evals` or
+// `eval-*` key; frontmatter without it produces no result and is not parsed.
+var evalMarker = []byte("eval")
+
+func (r *run) loadPage(rel string) (ps *pageState) {
+	ps = &pageState{rel: rel, abs: filepath.Join(r.root, filepath.FromSlash(rel))}
+	defer func() {
+		if v := recover(); v != nil {
+			ps.page = &docmeta.Page{HasEvals: true}
+			ps.results = append(ps.results, internalError(diag.SourcePage, rel, v))
+		}
+	}()
+	if _, ok := grader.Within(r.root, r.root, rel); !ok {
+		ps.page = &docmeta.Page{HasEvals: true}
+		ps.results = append(ps.results, diag.Result{
+			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
+			Outcome: diag.Error, Code: "target_outside_repo",
+			Message: "the page is a symlink that leaves the repository; it was not read",
+		})
+		return ps
+	}
+	src, err := os.ReadFile(ps.abs)
+	if err != nil {
+		ps.page = &docmeta.Page{HasEvals: true}
+		ps.results = append(ps.results, diag.Result{
+			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
+			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + err.Error(),
+		})
+		return ps
+	}
+	ps.doc = frontmatter.Split(src)
+	if ps.doc.Format == frontmatter.FormatNone || !bytes.Contains(ps.doc.Text, evalMarker) {
+		return ps
+	}
+	root, problems := frontmatter.Parse(ps.doc)
+	fatal := false
+	for _, p := range problems {
+		ps.results = append(ps.results, definitionResult(rel, p))
+		// After these the tree is cut short: validating it would only add noise.
+		fatal = fatal || p.Code == "syntax_error" || p.Code == "too_large" || p.Code == "invalid_utf8"
+	}
+	if fatal || root == nil || root.Kind != frontmatter.Map {
+		if len(problems) > 0 {
+			// The text mentions evals but does not parse: say why, grade nothing.
+			ps.page = &docmeta.Page{HasEvals: true}
+		}
+		return ps
+	}
+	page := docmeta.ValidatePage(root, r.cfg.Catalog)
+	if !page.HasEvals {
+		ps.results = nil // no evals key: no result, not even about the YAML
+		return ps
+	}
+	ps.root, ps.page, ps.src = root, page, src
+	for _, res := range page.Results {
+		res.Source, res.File = diag.SourcePage, rel
+		ps.results = append(ps.results, res)
+	}
+	return ps
+}
+
+func definitionResult(file string, p diag.Problem) diag.Result {
+	return diag.Result{
+		Source: diag.SourcePage, File: file, Pos: p.Pos, Check: diag.CheckDefinition,
+		Outcome: diag.Fail, Severity: diag.SeverityError, Code: p.Code, Message: p.Message,
+	}
+}
+
+// internalError turns a recovered panic into the file's or eval's error
+// result (PRODUCT.md §3): one bad input never takes the run down. The stack
+// goes to evidence, not to stderr.
+func internalError(src diag.Source, file string, v any) diag.Result {
+	return diag.Result{
+		Source: src, File: file, Check: diag.CheckDefinition, Outcome: diag.Error,
+		Code: "internal_error", Message: fmt.Sprintf("internal error: %v", v),
+		Evidence: map[string]any{"stack": string(debug.Stack())},
+	}
+}

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// verdict is an eval's outcome for scores and suites (PRODUCT.md §4.1): fail
+// if any of its results failed, else error if any errored, else its single
+// outcome. Notes never enter it.
+func verdict(results []diag.Result) diag.Outcome {
+	v := diag.Outcome("")
+	for _, res := range results {
+		if res.Verdictless {
+			continue
+		}
+		switch {
+		case res.Outcome == diag.Fail:
+			return diag.Fail
+		case res.Outcome == diag.Error:
+			v = diag.Error
+		case v == "":
+			v = res.Outcome
+		}
+	}
+	return v
+}
+
+// tally sums weights of graded verdicts.
+type tally struct{ passed, graded float64 }
+
+func (t *tally) add(v diag.Outcome, weight float64) {
+	switch v {
+	case diag.Pass:
+		t.passed += weight
+		t.graded += weight
+	case diag.Fail, diag.Error:
+		t.graded += weight
+	}
+}
+
+// score is the weighted pass rate; 1 when nothing was graded.
+func (t tally) score() float64 {
+	if t.graded == 0 {
+		return 1
+	}
+	return t.passed / t.graded
+}
+
+// score computes the run's score and the suites' scores, and adds a
+// suite_below_target result for each suite seen whole below its target.
+func (r *run) score(pages []*pageState, jobs []*evalJob) {
+	var total tally
+	suites := map[string]*tally{}
+	reached := 0
+	for _, j := range jobs {
+		v := verdict(j.results)
+		if v == diag.Pass || v == diag.Fail || v == diag.Error {
+			reached++
+		}
+		total.add(v, j.ev.Weight)
+		if name := j.ps.page.Suite; name != "" {
+			if suites[name] == nil {
+				suites[name] = &tally{}
+			}
+			suites[name].add(v, j.ev.Weight)
+		}
+	}
+	s := total.score()
+	r.rep.Summary.Score = &s
+	if reached == 0 && slices.ContainsFunc(pages, func(p *pageState) bool { return p.page != nil && p.page.HasEvals }) {
+		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
+	}
+
+	cat := r.cfg.Catalog
+	if cat == nil {
+		return
+	}
+	names := make([]string, 0, len(cat.Suites))
+	for name := range cat.Suites {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		su := cat.Suites[name]
+		t := suites[name]
+		if t == nil {
+			t = &tally{}
+		}
+		sc := t.score()
+		met := sc >= su.TargetPassRate
+		r.rep.Suites = append(r.rep.Suites, report.Suite{
+			Name: name, Score: sc, Target: su.TargetPassRate, Met: met, Partial: !r.whole,
+		})
+		if r.whole && !met {
+			r.rep.Results = append(r.rep.Results, diag.Result{
+				Source: diag.SourceConfig, File: r.cfg.Path, Pos: su.Pos, Check: "suite:" + name,
+				Outcome: diag.Fail, Severity: diag.SeverityError, Code: "suite_below_target",
+				Message:  fmt.Sprintf("suite %s scores %s, below its target-pass-rate %s", name, report.FormatScore(sc), report.FormatScore(su.TargetPassRate)),
+				Evidence: map[string]any{"score": sc, "target": su.TargetPassRate},
+			})
+		}
+	}
+}
+
+// validateTargets adds what `validate` reports beyond definitions: unknown
+// tools, targets outside the repository and missing companions, each a fail
+// of severity error at the eval's entry (PRODUCT.md §6).
+func (r *run) validateTargets(pages []*pageState) {
+	for _, ps := range pages {
+		if ps.page == nil {
+			continue
+		}
+		for _, ev := range ps.page.Evals {
+			base := evalResult(ps, ev)
+			base.Severity = diag.SeverityError
+			fail := func(code, msg string) {
+				r.rep.Results = append(r.rep.Results, with(base, diag.Fail, code, msg))
+			}
+			if strings.HasPrefix(ev.Grader, "tool:") && grader.LookupBuiltin(ev.Grader) == nil {
+				if _, ok := r.cfg.Tools[ev.Grader]; !ok {
+					fail("unknown_tool", ev.Grader+" is neither a built-in tool nor defined under tools in the config")
+				}
+			}
+			if ev.Target.Kind == docmeta.TargetFile {
+				r.checkPath(fail, "target", filepath.Dir(ps.abs), ev.Target.Path)
+			}
+			if ev.Grader == "tool:frontmatter-schema" {
+				if e := ev.Options.Get("schema"); e != nil && e.Value.Kind == frontmatter.String {
+					r.checkPath(fail, "schema", r.evalDir(ps, ev), e.Value.Text)
+				}
+			}
+		}
+	}
+}
+
+func (r *run) checkPath(fail func(code, msg string), what, base, rel string) {
+	abs, ok := grader.Within(r.root, base, rel)
+	if !ok {
+		fail("target_outside_repo", fmt.Sprintf("%s path %q leaves the repository", what, rel))
+		return
+	}
+	if _, err := os.Stat(abs); err != nil {
+		fail("target_unreadable", fmt.Sprintf("%s %q does not exist", what, rel))
+	}
+}

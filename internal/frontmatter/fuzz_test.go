@@ -1,0 +1,132 @@
+package frontmatter
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// fuzzSeeds are inputs that reach the corners of Split and the parsers.
+func fuzzSeeds() []string {
+	return []string{
+		"",
+		"---",
+		"---\n",
+		"---\n---\n",
+		"---\na: 1\n---\nbody\n",
+		"\ufeff---\r\na: 1\r\n...\r\nbody",
+		"--- \t\na: [1, {b: c}]\n---  \n",
+		"+++\na = 1\n[t]\nb = [1, {c = 2}]\n[[arr]]\nx = 1\n+++\n",
+		"+++\nnotes = \"\"\"\nfake = 1\n\"\"\"\nd = 1979-05-27T07:32:00Z\n+++\n",
+		"+++\na = 1\na = 2\n+++\n",
+		"+++\n[a.b]\n[[a.c]]\n[a]\n'q.k' = { x = [1, 2], y = \"\\u00e9\" }\n+++\n",
+		"---\né: ü\nk: [é, 日本]\n---\n",
+		"---\na: \"x\u2028y\"\nb: 'p\rq'\nc: \u0085\n---\n",
+		"---\na: &x [1, *x]\nb: *x\nc: *nope\n---\n",
+		"---\nl0: &a [x, x, x]\nl1: &b [*a, *a, *a]\nl2: [*b, *b, *b]\n---\n",
+		"---\n? [a]\n: 1\na: 1\na: 2\n<<: {}\n---\n",
+		"---\nv: !!int abc\nw: !!str 1\nx: !custom 2\ny: !!map [1]\n---\n",
+		"---\na: 1\n--- b\n---\n",
+		"---\na: \x01\n---\n",
+		"---\na: \xff\n---\n",
+		"---\n" + strings.Repeat("[", 1100) + "\n---\n",
+		"---\n" + strings.Repeat("- ", 1100) + "x\n---\n",
+		"+++\na = " + strings.Repeat("[", 1100) + "\n+++\n",
+		"\x00\x01\x02---\n\xfe\xff",
+		"---\n\x00\n---\n",
+		aliasBomb(),
+		benchPage(),
+	}
+}
+
+func FuzzSplit(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		d := Split(src)
+		checkSplit(t, src, d)
+		if d.Format == FormatNone {
+			if !sameSlice(d.Body, src) || d.BodyLine != 1 {
+				t.Fatalf("FormatNone: Body is not the whole file")
+			}
+			return
+		}
+		// The text lies between an opening fence on line 1 and a closing one.
+		open, _, _ := nextLine(src, 0)
+		open = bytes.TrimPrefix(open, utf8BOM)
+		fence := byte('-')
+		if d.Format == FormatTOML {
+			fence = '+'
+		}
+		if !isFence(open, fence) {
+			t.Errorf("line 1 %q is not a %v fence", open, d.Format)
+		}
+		end := textOffset(src, d.Text) + len(d.Text)
+		closing, next, _ := nextLine(src, end)
+		if !closes(d.Format, closing) || next != d.BodyOffset {
+			t.Errorf("line %q after the text does not close it before the body", closing)
+		}
+		if bytes.Contains(d.Text, []byte("\n---\n")) && d.Format == FormatYAML && !bytes.HasPrefix(d.Text, []byte("---\n")) {
+			t.Errorf("the text holds a closing fence: %q", d.Text)
+		}
+	})
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		// The fuzzer has no per-input timeout; a hang must crash the worker
+		// so that the input is kept as a crasher.
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("parsing %q takes more than 10s", src)) })
+		defer watchdog.Stop()
+		widths := lineWidths(src)
+		d := Split(src)
+		n, problems := Parse(d)
+		checkParse(t, "Parse", widths, n, problems)
+		if d.Format == FormatNone && (n != nil || problems != nil) {
+			t.Fatalf("FormatNone parsed to %v, %v", n, problems)
+		}
+		// The whole file, as a config file is read.
+		n, problems = ParseYAML(src, 1)
+		checkParse(t, "ParseYAML", widths, n, problems)
+		n, problems = ParseTOML(src, 1)
+		checkParse(t, "ParseTOML", widths, n, problems)
+	})
+}
+
+// checkParse asserts what holds for every parse: registered codes, one-line
+// messages, positions inside the file, and a tree that MarshalYAML writes so
+// that ParseYAML reads it back unchanged.
+func checkParse(t *testing.T, what string, widths []int, n *Node, problems []diag.Problem) {
+	t.Helper()
+	for _, p := range problems {
+		if _, ok := diag.LookupCode(p.Code); !ok {
+			t.Errorf("%s: unregistered code %q", what, p.Code)
+		}
+		if p.Message == "" || strings.ContainsAny(p.Message, "\r\n") {
+			t.Errorf("%s: message %q is not one line", what, p.Message)
+		}
+		if err := checkPos(widths, p.Pos); err != nil {
+			t.Errorf("%s: %s at %v: %v", what, p.Code, p.Pos, err)
+		}
+	}
+	count := 0
+	if err := checkTree(widths, n, &count); err != nil {
+		t.Errorf("%s: %v", what, err)
+	}
+	if n == nil {
+		return
+	}
+	out := MarshalYAML(n)
+	back, backProblems := ParseYAML(out, 1)
+	if len(backProblems) > 0 || !sameValue(n, back) {
+		t.Errorf("%s: MarshalYAML does not round-trip (%v):\n%s", what, backProblems, out)
+	}
+}

@@ -1,0 +1,162 @@
+package frontmatter
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// Kind is the JSON-like kind of a Node.
+type Kind int
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	List
+	Map
+)
+
+// Node is one value of a parsed frontmatter or config document with its
+// position in the file. It is what every rule reads: YAML and TOML both
+// become Nodes, so no rule sees a parser's own types.
+type Node struct {
+	Kind Kind
+	// Pos is where the value starts in the file: a scalar's first character,
+	// a block list's first "-", a block mapping's first key, a flow
+	// collection's "[" or "{".
+	Pos diag.Pos
+	// Text is a String's value; for Null, Bool and Number it is the source
+	// text as written (for messages).
+	Text    string
+	Num     float64 // Number: the value; may be ±Inf or NaN (.inf, .nan)
+	Bool    bool    // Bool: the value
+	Items   []*Node // List: the items in order
+	Entries []Entry // Map: the entries in source order, each key once
+}
+
+// Entry is one key of a mapping. Key is the key's source text.
+type Entry struct {
+	Key    string
+	KeyPos diag.Pos
+	Value  *Node
+}
+
+// Get returns the entry for key, or nil.
+func (n *Node) Get(key string) *Entry {
+	if n == nil || n.Kind != Map {
+		return nil
+	}
+	for i := range n.Entries {
+		if n.Entries[i].Key == key {
+			return &n.Entries[i]
+		}
+	}
+	return nil
+}
+
+// IsInt reports whether n is a finite number with no fractional part
+// (3, 3.0 and 1e3 all are: PRODUCT.md §10).
+func (n *Node) IsInt() bool {
+	return n != nil && n.Kind == Number && !math.IsInf(n.Num, 0) && !math.IsNaN(n.Num) && n.Num == math.Trunc(n.Num)
+}
+
+// IsFinite reports whether n is a number that is neither infinite nor NaN.
+func (n *Node) IsFinite() bool {
+	return n != nil && n.Kind == Number && !math.IsInf(n.Num, 0) && !math.IsNaN(n.Num)
+}
+
+// TypeName names n's kind for messages: "null", "boolean", "integer",
+// "number", "string", "list" or "mapping".
+func (n *Node) TypeName() string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case Null:
+		return "null"
+	case Bool:
+		return "boolean"
+	case Number:
+		if n.IsInt() {
+			return "integer"
+		}
+		return "number"
+	case String:
+		return "string"
+	case List:
+		return "list"
+	case Map:
+		return "mapping"
+	}
+	return "unknown"
+}
+
+// Value converts n into plain Go values: nil, bool, float64, string, []any
+// and map[string]any. Map key order is lost; use Entries where it matters.
+func (n *Node) Value() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Bool:
+		return n.Bool
+	case Number:
+		return n.Num
+	case String:
+		return n.Text
+	case List:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			out[i] = it.Value()
+		}
+		return out
+	case Map:
+		out := make(map[string]any, len(n.Entries))
+		for _, e := range n.Entries {
+			out[e.Key] = e.Value.Value()
+		}
+		return out
+	}
+	return nil
+}
+
+// FromValue builds a Node without positions from plain Go values (the kinds
+// Value returns, plus int, int64 and []string). Tests and defaults use it.
+func FromValue(v any) *Node {
+	switch v := v.(type) {
+	case nil:
+		return &Node{Kind: Null, Text: "null"}
+	case bool:
+		return &Node{Kind: Bool, Bool: v, Text: strconv.FormatBool(v)}
+	case int:
+		return &Node{Kind: Number, Num: float64(v), Text: strconv.Itoa(v)}
+	case int64:
+		return &Node{Kind: Number, Num: float64(v), Text: strconv.FormatInt(v, 10)}
+	case float64:
+		return &Node{Kind: Number, Num: v, Text: strconv.FormatFloat(v, 'g', -1, 64)}
+	case string:
+		return &Node{Kind: String, Text: v}
+	case []string:
+		n := &Node{Kind: List}
+		for _, s := range v {
+			n.Items = append(n.Items, FromValue(s))
+		}
+		return n
+	case []any:
+		n := &Node{Kind: List}
+		for _, it := range v {
+			n.Items = append(n.Items, FromValue(it))
+		}
+		return n
+	case map[string]any:
+		n := &Node{Kind: Map}
+		for _, k := range sortedKeys(v) {
+			n.Entries = append(n.Entries, Entry{Key: k, Value: FromValue(v[k])})
+		}
+		return n
+	}
+	panic("frontmatter.FromValue: unsupported type")
+}

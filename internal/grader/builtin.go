@@ -1,0 +1,366 @@
+package grader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+// Tool is a built-in deterministic grader (PRODUCT.md section 9). Tools are values of the one registry
+// [Builtins]; nothing registers itself.
+type Tool struct {
+	Name  string // "tool:links", ...
+	Title string // one line, no trailing period
+	// Doc says what the tool checks, its options and its codes; it feeds README and `--help`.
+	Doc string
+	// Codes are the finding codes Run can produce, each registered in diag.Codes (group "builtin").
+	Codes []string
+	// Markdown reports that Run parses the target with goldmark; the engine parses pages only for evals that
+	// need it (PRODUCT.md section 9).
+	Markdown bool
+	// CheckOptions validates an eval's options (a Map node; nil means none). An unknown option is
+	// unknown_key at its key; an ill-typed value wrong_type at the value; a bad value (an invalid RE2
+	// pattern, a negative limit, an empty list) invalid_value at the value; a missing required option
+	// missing_field at opts.Pos, which is the zero Pos when opts is nil or has no position: the caller then
+	// uses the eval entry's position.
+	CheckOptions func(opts *frontmatter.Node) []diag.Problem
+	// Run grades one target. It returns findings (each one a fail result) and an error only when the tool
+	// reached no verdict; see [ErrOutsideRepo] and [ErrUnreadable]. Options must have passed CheckOptions.
+	Run func(ctx context.Context, in *ToolInput) ([]Finding, error)
+}
+
+// ToolInput is what a tool grades.
+type ToolInput struct {
+	// Target holds the target's bytes: the page body, the raw page, the frontmatter re-serialised, or the
+	// companion file.
+	Target []byte
+	// TargetKind is "body", "raw", "frontmatter" or "file" (docmeta.TargetBody, ...).
+	TargetKind string
+	// File is the repository-relative path ('/') the findings are in: the page, or the companion for "file".
+	File string
+	// FirstLine is the 1-based line of File where Target starts: the body's first line for "body", 1 for
+	// "raw" and "file". For "frontmatter" it is 0: findings in re-serialised text have no line of the file,
+	// so tools leave their Pos zero and the caller points them at the eval entry.
+	FirstLine int
+	// Dir is the absolute directory relative links resolve from (File's directory).
+	Dir string
+	// OptionsDir is the absolute directory relative paths inside options resolve from: the page's directory
+	// for page evals, the config file's directory for evals defined in the config (PRODUCT.md section 8).
+	OptionsDir string
+	// RepoRoot is the absolute repository root; no path read because of page or option text may leave it.
+	RepoRoot string
+	// Frontmatter is the page's parsed frontmatter, nil when the page has none. tool:frontmatter-schema
+	// validates it unless TargetKind is "file".
+	Frontmatter *frontmatter.Node
+	// Options is the eval's options: a Map node (maybe empty, maybe nil), already valid for CheckOptions.
+	Options *frontmatter.Node
+	// Pages is shared across evals and goroutines; nil gives the call a cache of its own.
+	Pages *PageCache
+}
+
+// Finding is one failure found by a tool: one fail result.
+type Finding struct {
+	// Pos is the position in File (FirstLine applied; columns count code points), zero when the finding is
+	// about the whole target or its target has no file lines: the caller then uses the eval entry.
+	Pos     diag.Pos
+	Code    string
+	Message string // one line
+	// Key is the finding's own identity (the link as written, the heading text, the text or pattern, the
+	// schema keyword and instance location): it feeds stable fingerprints and never holds a line number.
+	Key      string
+	Evidence map[string]any
+}
+
+// Errors a tool's Run wraps when it reaches no verdict; test them with errors.Is.
+var (
+	// ErrOutsideRepo: a path named by option text (a schema, a $ref) leaves the repository after cleaning
+	// and following symlinks, is absolute, or is a URL evalgate does not fetch (target_outside_repo).
+	ErrOutsideRepo = errors.New("path leaves the repository")
+	// ErrUnreadable: a file the tool needs is missing, unreadable or unparseable (target_unreadable).
+	ErrUnreadable = errors.New("cannot read")
+)
+
+// Builtins is the registry of built-in graders, in README order.
+var Builtins = []*Tool{
+	builtinLinks,
+	builtinHeadings,
+	builtinContains,
+	builtinAbsent,
+	builtinLength,
+	builtinCodeFences,
+	builtinFrontmatterSchema,
+}
+
+// LookupBuiltin returns the built-in grader named name ("tool:links"), or nil.
+func LookupBuiltin(name string) *Tool {
+	for _, t := range Builtins {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// PageCache holds what tools learn about files once per run: directory listings, the anchors of linked
+// Markdown pages and compiled JSON Schemas. It is safe for concurrent use. Files are assumed not to change
+// during a run.
+type PageCache struct {
+	entries sync.Map // string key -> *builtinCacheEntry
+}
+
+// NewPageCache returns an empty cache.
+func NewPageCache() *PageCache { return &PageCache{} }
+
+type builtinCacheEntry struct {
+	once sync.Once
+	val  any
+	err  error
+}
+
+// builtinGet returns the value cached under key, computing it with load once; concurrent callers for one
+// key wait for the first. Errors are cached too.
+func (c *PageCache) builtinGet(key string, load func() (any, error)) (any, error) {
+	v, _ := c.entries.LoadOrStore(key, &builtinCacheEntry{})
+	e := v.(*builtinCacheEntry)
+	e.once.Do(func() { e.val, e.err = load() })
+	return e.val, e.err
+}
+
+// builtinPages returns the input's cache, or a new one for this call alone (in is never written: callers
+// may share one ToolInput between goroutines).
+func builtinPages(in *ToolInput) *PageCache {
+	if in.Pages == nil {
+		return NewPageCache()
+	}
+	return in.Pages
+}
+
+// builtinPosMap maps byte offsets of a target to positions in its file.
+type builtinPosMap struct {
+	text  []byte
+	first int // FirstLine; < 1 means the target has no file lines
+	idx   *diag.LineIndex
+}
+
+func builtinNewPosMap(in *ToolInput) *builtinPosMap {
+	return &builtinPosMap{text: in.Target, first: in.FirstLine}
+}
+
+// at returns the file position of byte offset off of the target, zero when the target has no file lines
+// or off is negative (unknown).
+func (m *builtinPosMap) at(off int) diag.Pos {
+	if m.first < 1 || off < 0 {
+		return diag.Pos{}
+	}
+	if m.idx == nil {
+		m.idx = diag.NewLineIndex(m.text)
+	}
+	p := m.idx.Pos(off)
+	p.Line += m.first - 1
+	return p
+}
+
+// builtinSortFindings orders findings by position, code and key, so output never depends on map order.
+func builtinSortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Pos != b.Pos {
+			return a.Pos.Before(b.Pos)
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Key < b.Key
+	})
+}
+
+// Option checking. Tools describe their options with builtinOpt and check them with builtinCheckOpts; the
+// typed getters read options that passed the check.
+
+type builtinOptKind int
+
+const (
+	builtinOptString  builtinOptKind = iota // a string
+	builtinOptBool                          // a boolean
+	builtinOptCount                         // an integer >= 0 (3.0 and 1e3 are integers: PRODUCT.md section 10)
+	builtinOptStrings                       // a non-empty list of non-blank strings
+)
+
+type builtinOpt struct {
+	name string
+	kind builtinOptKind
+}
+
+// builtinCheckOpts checks that opts is a mapping whose keys are among allowed and whose values have their
+// kinds. It returns the problems and the entries by name, for the tool's own cross-option rules.
+func builtinCheckOpts(tool string, opts *frontmatter.Node, allowed ...builtinOpt) ([]diag.Problem, map[string]*frontmatter.Entry) {
+	if opts == nil || opts.Kind == frontmatter.Null {
+		return nil, nil
+	}
+	if opts.Kind != frontmatter.Map {
+		return []diag.Problem{{Pos: opts.Pos, Code: "wrong_type",
+			Message: fmt.Sprintf("%s: options must be a mapping, not a %s", tool, opts.TypeName())}}, nil
+	}
+	var probs []diag.Problem
+	found := map[string]*frontmatter.Entry{}
+	for i := range opts.Entries {
+		e := &opts.Entries[i]
+		var spec *builtinOpt
+		for j := range allowed {
+			if allowed[j].name == e.Key {
+				spec = &allowed[j]
+			}
+		}
+		if spec == nil {
+			probs = append(probs, diag.Problem{Pos: e.KeyPos, Code: "unknown_key",
+				Message: fmt.Sprintf("%s: unknown option %q%s", tool, e.Key, builtinOptHint(allowed))})
+			continue
+		}
+		found[e.Key] = e
+		probs = append(probs, builtinCheckOptValue(tool, e, spec.kind)...)
+	}
+	return probs, found
+}
+
+func builtinOptHint(allowed []builtinOpt) string {
+	if len(allowed) == 0 {
+		return " (it takes no options)"
+	}
+	names := make([]string, len(allowed))
+	for i, o := range allowed {
+		names[i] = o.name
+	}
+	return " (options: " + strings.Join(names, ", ") + ")"
+}
+
+func builtinCheckOptValue(tool string, e *frontmatter.Entry, kind builtinOptKind) []diag.Problem {
+	v := e.Value
+	if v == nil {
+		v = &frontmatter.Node{Kind: frontmatter.Null, Pos: e.KeyPos}
+	}
+	wrong := func(want string) []diag.Problem {
+		return []diag.Problem{{Pos: v.Pos, Code: "wrong_type",
+			Message: fmt.Sprintf("%s: option %q must be %s, not %s", tool, e.Key, want, builtinArticle(v.TypeName()))}}
+	}
+	switch kind {
+	case builtinOptString:
+		if v.Kind != frontmatter.String {
+			return wrong("a string")
+		}
+	case builtinOptBool:
+		if v.Kind != frontmatter.Bool {
+			return wrong("a boolean")
+		}
+	case builtinOptCount:
+		if v.Kind != frontmatter.Number {
+			return wrong("an integer")
+		}
+		if !v.IsFinite() {
+			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
+				Message: fmt.Sprintf("%s: option %q must be a finite integer, not %s", tool, e.Key, v.Text)}}
+		}
+		if !v.IsInt() {
+			return wrong("an integer")
+		}
+		if v.Num < 0 {
+			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
+				Message: fmt.Sprintf("%s: option %q must be 0 or more, not %s", tool, e.Key, v.Text)}}
+		}
+	case builtinOptStrings:
+		if v.Kind != frontmatter.List {
+			return wrong("a list of strings")
+		}
+		if len(v.Items) == 0 {
+			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
+				Message: fmt.Sprintf("%s: option %q must list at least one string", tool, e.Key)}}
+		}
+		var probs []diag.Problem
+		for _, it := range v.Items {
+			switch {
+			case it.Kind != frontmatter.String:
+				probs = append(probs, diag.Problem{Pos: it.Pos, Code: "wrong_type",
+					Message: fmt.Sprintf("%s: items of %q must be strings, not %s", tool, e.Key, builtinArticle(it.TypeName()))})
+			case strings.TrimSpace(it.Text) == "":
+				probs = append(probs, diag.Problem{Pos: it.Pos, Code: "invalid_value",
+					Message: fmt.Sprintf("%s: items of %q must not be empty", tool, e.Key)})
+			}
+		}
+		return probs
+	}
+	return nil
+}
+
+func builtinArticle(typeName string) string {
+	switch typeName {
+	case "integer":
+		return "an integer"
+	case "null", "nothing":
+		return typeName
+	}
+	return "a " + typeName
+}
+
+// builtinOptStr returns option name's string value and whether it is set.
+func builtinOptStr(opts *frontmatter.Node, name string) (string, bool) {
+	e := opts.Get(name)
+	if e == nil || e.Value == nil || e.Value.Kind != frontmatter.String {
+		return "", false
+	}
+	return e.Value.Text, true
+}
+
+func builtinOptBoolValue(opts *frontmatter.Node, name string) bool {
+	e := opts.Get(name)
+	return e != nil && e.Value != nil && e.Value.Kind == frontmatter.Bool && e.Value.Bool
+}
+
+// builtinOptInt returns option name's integer value and whether it is set.
+func builtinOptInt(opts *frontmatter.Node, name string) (int, bool) {
+	e := opts.Get(name)
+	if e == nil || !e.Value.IsInt() {
+		return 0, false
+	}
+	return int(e.Value.Num), true
+}
+
+func builtinOptList(opts *frontmatter.Node, name string) []string {
+	e := opts.Get(name)
+	if e == nil || e.Value == nil || e.Value.Kind != frontmatter.List {
+		return nil
+	}
+	out := make([]string, 0, len(e.Value.Items))
+	for _, it := range e.Value.Items {
+		if it.Kind == frontmatter.String {
+			out = append(out, it.Text)
+		}
+	}
+	return out
+}
+
+// builtinMissing is the missing_field problem of a required option, at the options mapping (zero Pos when
+// unknown: the caller uses the eval entry's position).
+func builtinMissing(opts *frontmatter.Node, msg string) diag.Problem {
+	var pos diag.Pos
+	if opts != nil {
+		pos = opts.Pos
+	}
+	return diag.Problem{Pos: pos, Code: "missing_field", Message: msg}
+}
+
+// builtinTruncate shortens s to at most n code points, marking the cut with "…".
+func builtinTruncate(s string, n int) string {
+	i := 0
+	for j := range s {
+		if i == n {
+			return s[:j] + "…"
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,57 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/yuin/goldmark/ast"
+)
+
+var builtinCodeFences = &Tool{
+	Name:  "tool:code-fences",
+	Title: "Every fenced code block names a language",
+	Doc: "Every fenced code block (``` or ~~~) must name a language: the first word of its info string is\n" +
+		"not empty. Indented code blocks have no info string and are not checked.\n\n" +
+		"Options: none.\n" +
+		"Codes: fence_without_language, at the opening fence's line.",
+	Codes:    []string{"fence_without_language"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := builtinCheckOpts("tool:code-fences", opts)
+		return probs
+	},
+	Run: builtinRunCodeFences,
+}
+
+func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
+	doc := builtinParse(in.Target)
+	pm := builtinNewPosMap(in)
+	var out []Finding
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		fb, ok := n.(*ast.FencedCodeBlock)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if len(bytes.TrimSpace(fb.Language(in.Target))) > 0 {
+			return ast.WalkSkipChildren, nil
+		}
+		// The key is the block's first non-blank line: it identifies the block without its line number.
+		var first string
+		for i := 0; i < fb.Lines().Len() && first == ""; i++ {
+			seg := fb.Lines().At(i)
+			first = string(bytes.TrimSpace(seg.Value(in.Target)))
+		}
+		first = builtinTruncate(first, 80)
+		out = append(out, Finding{
+			Pos:      pm.at(builtinNodePos(fb)),
+			Code:     "fence_without_language",
+			Key:      first,
+			Message:  "fenced code block names no language",
+			Evidence: map[string]any{"first_line": first},
+		})
+		return ast.WalkSkipChildren, nil
+	})
+	return out, ctx.Err()
+}

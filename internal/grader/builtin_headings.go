@@ -1,0 +1,70 @@
+package grader
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/yuin/goldmark/ast"
+)
+
+var builtinHeadings = &Tool{
+	Name:  "tool:headings",
+	Title: "Required headings are present and heading levels are not skipped",
+	Doc: `Every heading listed in required must be present at any level, compared exactly with the heading's
+trimmed text: its text as rendered (emphasis and code markers removed) or its Markdown source. A heading more
+than one level below the previous heading (## then ####) is a skipped level; the first heading may have any
+level, and going up any number of levels is fine.
+
+Options: required (a list of non-empty strings; optional: without it only levels are checked).
+Codes: missing_heading (no position: the result points at the eval entry), skipped_level (at the heading's
+line).`,
+	Codes:    []string{"missing_heading", "skipped_level"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := builtinCheckOpts("tool:headings", opts, builtinOpt{"required", builtinOptStrings})
+		return probs
+	},
+	Run: builtinRunHeadings,
+}
+
+func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
+	doc := builtinParse(in.Target)
+	pm := builtinNewPosMap(in)
+	present := map[string]bool{}
+	var out []Finding
+	prev := 0
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		text := strings.TrimSpace(builtinPlainText(h, in.Target))
+		present[text] = true
+		present[builtinHeadingSource(h, in.Target)] = true
+		if prev > 0 && h.Level > prev+1 {
+			out = append(out, Finding{
+				Pos:      pm.at(builtinNodePos(h)),
+				Code:     "skipped_level",
+				Key:      text,
+				Message:  fmt.Sprintf("heading %q is level %d, more than one level below the previous heading (level %d)", text, h.Level, prev),
+				Evidence: map[string]any{"heading": text, "level": h.Level, "previous": prev},
+			})
+		}
+		prev = h.Level
+		return ast.WalkSkipChildren, nil
+	})
+	for _, want := range builtinOptList(in.Options, "required") {
+		if !present[strings.TrimSpace(want)] {
+			out = append(out, Finding{
+				Code:     "missing_heading",
+				Key:      want,
+				Message:  fmt.Sprintf("missing heading %q", want),
+				Evidence: map[string]any{"heading": want},
+			})
+		}
+	}
+	return out, ctx.Err()
+}

@@ -1,0 +1,191 @@
+package grader
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/yuin/goldmark/ast"
+)
+
+var builtinLinks = &Tool{
+	Name:  "tool:links",
+	Title: "Relative links and images resolve to files, and their #anchors to headings or ids",
+	Doc: `Every relative link and image of the target (inline, reference-style and in GFM tables) must resolve
+to an existing file or directory, and a #anchor must name a heading or an HTML id/name of this page (for a
+link that is only "#anchor") or of the linked Markdown page (.md, .markdown, .mdown, .mkd, .mkdn, .mdwn).
+Links with a scheme (https:, mailto:, ...) or starting with // and autolinks are not checked; nor are anchors
+into files that are not Markdown, into directories, or "#top" (the top of any page).
+
+A link is read as GitHub reads it: backslash escapes and character references resolved, percent-decoded, its
+?query dropped; a link starting with / is resolved from the repository root, any other from the file's own
+directory. File names compare case-sensitively on every file system: "guide.md" does not find "Guide.md". A
+link that leaves the repository after cleaning and following symlinks is broken. Headings give anchors by
+GitHub's slug rule: lowercase; keep letters, digits, spaces, "-" and "_" (and combining marks); spaces
+become "-"; a repeated slug gets "-1", "-2", ... Explicit id="..." and name="..." attributes of HTML in the
+page are anchors as written (case-sensitive).
+
+Options: none.
+Codes: broken_link (no such file, or leaves the repository), missing_anchor; each at the link's line and
+column in the file.`,
+	Codes:    []string{"broken_link", "missing_anchor"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := builtinCheckOpts("tool:links", opts)
+		return probs
+	},
+	Run: builtinRunLinks,
+}
+
+// builtinScheme matches a URL scheme (RFC 3986 section 3.1) at the start of a link.
+var builtinScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// builtinMarkdownExts are the extensions of files whose anchors tool:links checks.
+var builtinMarkdownExts = map[string]bool{
+	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".mkdn": true, ".mdwn": true,
+}
+
+func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
+	pages := builtinPages(in)
+	doc := builtinParse(in.Target)
+	pm := builtinNewPosMap(in)
+	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc}
+	var out []Finding
+	var err error
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		var dest []byte
+		kind := "link"
+		switch n := n.(type) {
+		case *ast.Link:
+			dest = n.Destination
+		case *ast.Image:
+			dest, kind = n.Destination, "image"
+		default:
+			return ast.WalkContinue, nil
+		}
+		if err = ctx.Err(); err != nil {
+			return ast.WalkStop, err
+		}
+		var f *Finding
+		f, err = lc.check(string(dest), kind)
+		if err != nil {
+			return ast.WalkStop, err
+		}
+		if f != nil {
+			f.Pos = pm.at(builtinNodePos(n))
+			out = append(out, *f)
+		}
+		return ast.WalkContinue, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+type builtinLinkCheck struct {
+	in    *ToolInput
+	pages *PageCache
+	doc   ast.Node
+	own   map[string]bool // this target's anchors, computed on first use
+}
+
+// check judges one link destination as written in the source; it returns a finding without a position,
+// or nil when the link holds.
+func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
+	dest := strings.TrimSpace(string(builtinUnescape([]byte(written))))
+	if dest == "" || builtinScheme.MatchString(dest) || strings.HasPrefix(dest, "//") {
+		return nil, nil
+	}
+	pathPart, frag, _ := strings.Cut(dest, "#")
+	pathPart, _, _ = strings.Cut(pathPart, "?")
+	broken := func(why string, ev map[string]any) *Finding {
+		ev["link"] = written
+		return &Finding{Code: "broken_link", Key: written, Evidence: ev,
+			Message: fmt.Sprintf("broken %s %q: %s", kind, written, why)}
+	}
+	p, err := url.PathUnescape(pathPart)
+	if err != nil {
+		return broken("invalid percent-encoding", map[string]any{}), nil
+	}
+	pathPart = p
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	if pathPart == "" {
+		if frag == "" || frag == "top" {
+			return nil, nil
+		}
+		if lc.own == nil {
+			lc.own = builtinAnchors(lc.doc, lc.in.Target)
+		}
+		if lc.own[frag] {
+			return nil, nil
+		}
+		return &Finding{Code: "missing_anchor", Key: written,
+			Message:  fmt.Sprintf("missing anchor %q: no heading or id %q in this page", written, frag),
+			Evidence: map[string]any{"link": written, "anchor": frag}}, nil
+	}
+
+	root := filepath.Clean(lc.in.RepoRoot)
+	base, rel := lc.in.Dir, pathPart
+	if strings.HasPrefix(pathPart, "/") {
+		base, rel = root, strings.TrimLeft(pathPart, "/")
+		if rel == "" {
+			rel = "."
+		}
+	}
+	abs, st := lc.pages.builtinLocate(root, base, filepath.FromSlash(rel))
+	ev := map[string]any{}
+	if r, err := filepath.Rel(root, abs); err == nil && st != builtinPathOutside {
+		ev["path"] = filepath.ToSlash(r)
+	}
+	switch st {
+	case builtinPathOutside:
+		return broken("it leaves the repository", ev), nil
+	case builtinPathMissing:
+		return broken("no such file", ev), nil
+	case builtinPathFile:
+		if strings.HasSuffix(pathPart, "/") {
+			return broken("not a directory", ev), nil
+		}
+	}
+	if frag == "" || frag == "top" || st != builtinPathFile || !builtinMarkdownExts[strings.ToLower(filepath.Ext(abs))] {
+		return nil, nil
+	}
+	anchors, err := lc.pages.builtinPageAnchors(abs)
+	if err != nil {
+		return nil, err
+	}
+	if anchors[frag] {
+		return nil, nil
+	}
+	ev["link"], ev["anchor"] = written, frag
+	return &Finding{Code: "missing_anchor", Key: written, Evidence: ev,
+		Message: fmt.Sprintf("missing anchor %q: no heading or id %q in %s", written, frag, ev["path"])}, nil
+}
+
+// builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out), cached.
+func (c *PageCache) builtinPageAnchors(abs string) (map[string]bool, error) {
+	v, err := c.builtinGet("anchors\x00"+abs, func() (any, error) {
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return nil, fmt.Errorf("tool:links: %w linked page: %v", ErrUnreadable, err)
+		}
+		body := builtinStripFrontmatter(data)
+		return builtinAnchors(builtinParse(body), body), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(map[string]bool), nil
+}

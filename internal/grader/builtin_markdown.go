@@ -1,0 +1,221 @@
+package grader
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// builtinMD parses Markdown as GitHub does (CommonMark plus the GFM extensions). goldmark's parser keeps no
+// state between calls, so one value serves every goroutine.
+var builtinMD = goldmark.New(goldmark.WithExtensions(extension.GFM))
+
+// builtinParse parses src. Node positions (ast.Node.Pos, text segments) are byte offsets into src.
+func builtinParse(src []byte) ast.Node {
+	return builtinMD.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+}
+
+// builtinNodePos returns the byte offset where n starts in the source, or -1: goldmark records it for
+// blocks and inlines; a node without one falls back to its first line or its first text segment.
+func builtinNodePos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	if n.Type() == ast.TypeBlock && n.Lines().Len() > 0 {
+		return n.Lines().At(0).Start
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		if t, ok := c.(*ast.Text); ok {
+			return t.Segment.Start
+		}
+		if p := builtinNodePos(c); p >= 0 {
+			return p
+		}
+	}
+	return -1
+}
+
+// builtinPlainText is the text content of an inline tree as a browser shows it: text, code spans and
+// autolink labels; raw HTML and image alt text are left out (they are not text content of the rendered
+// heading, which is what GitHub slugs). A soft line break becomes a space.
+func builtinPlainText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	var walk func(ast.Node)
+	walk = func(n ast.Node) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Text:
+				v := c.Segment.Value(src)
+				if !c.IsRaw() {
+					v = builtinUnescape(v)
+				}
+				b.Write(v)
+				if c.SoftLineBreak() || c.HardLineBreak() {
+					b.WriteByte(' ')
+				}
+			case *ast.String:
+				b.Write(c.Value)
+			case *ast.RawHTML, *ast.Image:
+			case *ast.AutoLink:
+				b.Write(c.Label(src))
+			default:
+				walk(c)
+			}
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+// builtinUnescape resolves backslash escapes and character references, as goldmark's HTML writer does.
+func builtinUnescape(v []byte) []byte {
+	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
+		return v
+	}
+	v = util.UnescapePunctuations(v)
+	v = util.ResolveNumericReferences(v)
+	return util.ResolveEntityNames(v)
+}
+
+// builtinHeadingSource is a heading's source text without its markers, trimmed.
+func builtinHeadingSource(h *ast.Heading, src []byte) string {
+	var parts []string
+	for i := 0; i < h.Lines().Len(); i++ {
+		seg := h.Lines().At(i)
+		parts = append(parts, strings.TrimSpace(string(seg.Value(src))))
+	}
+	return strings.TrimSpace(strings.Join(parts, " "))
+}
+
+// builtinSlug is GitHub's heading anchor before de-duplication: lowercase, keep letters (with their combining
+// marks), decimal digits, spaces, '-' and '_', then turn each space into '-'. Other punctuation, symbols and
+// emoji are dropped.
+func builtinSlug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.M, r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// builtinSlugger de-duplicates slugs as GitHub does: the second "intro" is "intro-1", the third
+// "intro-2", skipping any slug already taken.
+type builtinSlugger struct {
+	seen map[string]int
+}
+
+func (s *builtinSlugger) slug(text string) string {
+	if s.seen == nil {
+		s.seen = map[string]int{}
+	}
+	base := builtinSlug(text)
+	slug := base
+	if _, taken := s.seen[base]; taken {
+		for {
+			s.seen[base]++
+			slug = base + "-" + strconv.Itoa(s.seen[base])
+			if _, taken := s.seen[slug]; !taken {
+				break
+			}
+		}
+	}
+	s.seen[slug] = 0
+	return slug
+}
+
+// builtinHTMLTag matches one HTML start tag; builtinHTMLAnchor an id or name attribute inside it.
+var (
+	builtinHTMLTag    = regexp.MustCompile(`<[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?>`)
+	builtinHTMLAnchor = regexp.MustCompile(`(?i)\s(?:id|name)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>` + "`" + `]+))`)
+)
+
+// builtinHTMLAnchors appends the id and name attribute values of the start tags in html.
+func builtinHTMLAnchors(dst map[string]bool, html []byte) {
+	for _, tag := range builtinHTMLTag.FindAll(html, -1) {
+		for _, m := range builtinHTMLAnchor.FindAllSubmatch(tag, -1) {
+			v := m[1]
+			if v == nil {
+				v = m[2]
+			}
+			if v == nil {
+				v = m[3]
+			}
+			dst[string(builtinUnescape(v))] = true
+		}
+	}
+}
+
+// builtinAnchors returns the anchors of a parsed page: the slug of every heading and every explicit HTML
+// id and name.
+func builtinAnchors(doc ast.Node, src []byte) map[string]bool {
+	anchors := map[string]bool{}
+	var slugs builtinSlugger
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Heading:
+			anchors[slugs.slug(builtinPlainText(n, src))] = true
+		case *ast.HTMLBlock:
+			var b bytes.Buffer
+			for i := 0; i < n.Lines().Len(); i++ {
+				seg := n.Lines().At(i)
+				b.Write(seg.Value(src))
+			}
+			if n.HasClosure() {
+				b.Write(n.ClosureLine.Value(src))
+			}
+			builtinHTMLAnchors(anchors, b.Bytes())
+		case *ast.RawHTML:
+			var b bytes.Buffer
+			for i := 0; i < n.Segments.Len(); i++ {
+				seg := n.Segments.At(i)
+				b.Write(seg.Value(src))
+			}
+			builtinHTMLAnchors(anchors, b.Bytes())
+		}
+		return ast.WalkContinue, nil
+	})
+	return anchors
+}
+
+// builtinStripFrontmatter returns a page's body: the text after a leading YAML ("---" ... "---" or "...")
+// or TOML ("+++" ... "+++") block, with the removed lines kept as empty lines so offsets stay on their
+// lines. A page without a closed block is all body.
+func builtinStripFrontmatter(page []byte) []byte {
+	src := bytes.TrimPrefix(page, []byte("\xef\xbb\xbf"))
+	first, rest, ok := bytes.Cut(src, []byte("\n"))
+	if !ok {
+		return src
+	}
+	open := string(bytes.TrimRight(first, " \t\r"))
+	if open != "---" && open != "+++" {
+		return src
+	}
+	lines := 1
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		lines++
+		l := string(bytes.TrimRight(line, " \t\r"))
+		if l == open || (open == "---" && l == "...") {
+			return append(bytes.Repeat([]byte("\n"), lines), rest...)
+		}
+	}
+	return src
+}

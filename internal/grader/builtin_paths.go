@@ -1,0 +1,84 @@
+package grader
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// builtinPathState is what a path named by page or option text turned out to be.
+type builtinPathState int
+
+const (
+	builtinPathMissing builtinPathState = iota // no such file, spelt exactly so
+	builtinPathFile                            // an existing file (or anything that is not a directory)
+	builtinPathDir                             // an existing directory
+	builtinPathOutside                         // leaves the repository (see [Within]), or is absolute
+)
+
+// builtinLocate judges rel, relative to base (both absolute, base inside root), with [Within], then checks
+// that it exists spelt exactly as written: every component from root down must appear in its directory's
+// listing, so "guide.md" does not find "Guide.md" even on a case-insensitive file system. abs is the cleaned
+// path to open.
+// Results are cached per root and joined path: pages link the same files again and again.
+func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builtinPathState) {
+	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") ||
+		strings.HasPrefix(rel, string(filepath.Separator)) {
+		return c.builtinLocateNow(root, base, rel)
+	}
+	type located struct {
+		abs string
+		st  builtinPathState
+	}
+	v, _ := c.builtinGet("loc\x00"+root+"\x00"+filepath.Join(base, rel), func() (any, error) {
+		abs, st := c.builtinLocateNow(root, base, rel)
+		return located{abs, st}, nil
+	})
+	l := v.(located)
+	return l.abs, l.st
+}
+
+func (c *PageCache) builtinLocateNow(root, base, rel string) (abs string, st builtinPathState) {
+	abs, ok := Within(root, base, rel)
+	if !ok {
+		return abs, builtinPathOutside
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return abs, builtinPathMissing
+	}
+	if r, err := filepath.Rel(filepath.Clean(root), abs); err == nil && r != "." && r != ".." &&
+		!strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		dir := filepath.Clean(root)
+		for _, comp := range strings.Split(r, string(filepath.Separator)) {
+			if names := c.builtinListing(dir); names != nil && !names[comp] {
+				return abs, builtinPathMissing
+			}
+			dir = filepath.Join(dir, comp)
+		}
+	}
+	if fi.IsDir() {
+		return abs, builtinPathDir
+	}
+	return abs, builtinPathFile
+}
+
+// builtinListing returns the names in directory dir, cached; nil when dir cannot be listed (then the exact
+// spelling is not checked).
+func (c *PageCache) builtinListing(dir string) map[string]bool {
+	v, err := c.builtinGet("dir\x00"+dir, func() (any, error) {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		names := make(map[string]bool, len(entries))
+		for _, e := range entries {
+			names[e.Name()] = true
+		}
+		return names, nil
+	})
+	if err != nil {
+		return nil
+	}
+	return v.(map[string]bool)
+}

@@ -1,0 +1,409 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+var builtinFrontmatterSchema = &Tool{
+	Name:  "tool:frontmatter-schema",
+	Title: "The frontmatter satisfies a JSON Schema",
+	Doc: `Validates the page's frontmatter, or a companion file (target {source: file}, read as YAML or JSON),
+against the JSON Schema file named by schema, with github.com/santhosh-tekuri/jsonschema/v6. The schema is a
+JSON or YAML file (.yaml, .yml) whose path is relative to the directory of the eval's definition (the page's,
+or the config file's) and stays inside the repository. Drafts 4 to 2020-12 are supported ($schema); without
+$schema the schema is read as draft 2020-12, and format is an annotation, not an assertion, as that draft
+says. $ref is resolved offline: a reference to a file inside the repository is loaded; every other URL
+(http:, https:, a file outside the repository) is refused, and the eval errors (target_outside_repo). The
+meta-schemas of the drafts are built in.
+
+Each failed leaf keyword is one finding, at the offending key: a property's key, a list item's first
+character; required and dependentRequired point at the object missing the property (its key, or the first
+key of the frontmatter); additionalProperties and propertyNames point at each offending key.
+
+Options: schema (a path, required).
+Codes: schema_violation. A missing, unparseable or invalid schema, or an unparseable companion, is an error
+(target_unreadable); a schema path or $ref leaving the repository is an error (target_outside_repo).`,
+	Codes: []string{"schema_violation"},
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, found := builtinCheckOpts("tool:frontmatter-schema", opts, builtinOpt{"schema", builtinOptString})
+		if e := found["schema"]; e == nil {
+			probs = append(probs, builtinMissing(opts, "tool:frontmatter-schema: give option schema, the path of a JSON Schema file"))
+		} else if e.Value != nil && e.Value.Kind == frontmatter.String && strings.TrimSpace(e.Value.Text) == "" {
+			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
+				Message: "tool:frontmatter-schema: option \"schema\" must not be empty"})
+		}
+		return probs
+	},
+	Run: builtinRunSchema,
+}
+
+func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
+	const name = "tool:frontmatter-schema"
+	pages := builtinPages(in)
+	rel, _ := builtinOptStr(in.Options, "schema")
+	if rel == "" {
+		return nil, fmt.Errorf("%s: option schema is missing", name)
+	}
+	root := filepath.Clean(in.RepoRoot)
+	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") {
+		return nil, fmt.Errorf("%s: %w: schema %q is an absolute path; write it relative to the eval's directory",
+			name, ErrOutsideRepo, rel)
+	}
+	abs, st := pages.builtinLocate(root, in.OptionsDir, filepath.FromSlash(rel))
+	switch st {
+	case builtinPathOutside:
+		return nil, fmt.Errorf("%s: %w: schema %q", name, ErrOutsideRepo, rel)
+	case builtinPathMissing:
+		return nil, fmt.Errorf("%s: %w schema %q: no such file", name, ErrUnreadable, rel)
+	case builtinPathDir:
+		return nil, fmt.Errorf("%s: %w schema %q: it is a directory", name, ErrUnreadable, rel)
+	}
+	sch, err := pages.builtinSchema(root, abs)
+	if err != nil {
+		return nil, err
+	}
+
+	tree := in.Frontmatter
+	if in.TargetKind == "file" {
+		if tree, err = builtinParseData(in.Target); err != nil {
+			return nil, fmt.Errorf("%s: %w %s as YAML or JSON: %v", name, ErrUnreadable, in.File, err)
+		}
+	}
+	var inst any = map[string]any{} // a page without frontmatter has an empty one
+	if tree != nil {
+		inst = tree.Value()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	err = sch.Validate(inst)
+	if err == nil {
+		return nil, nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	out := builtinSchemaFindings(verr, tree, builtinFileURL(root)+"/")
+	return out, nil
+}
+
+// builtinSchemaPrinter renders the library's messages in English.
+var builtinSchemaPrinter = message.NewPrinter(language.English)
+
+// builtinSchemaFindings turns the leaves of a validation error into findings at the nodes of tree that
+// they are about. rootURL ("file:///repo/") is cut from schema locations so keys are repository paths.
+func builtinSchemaFindings(verr *jsonschema.ValidationError, tree *frontmatter.Node, rootURL string) []Finding {
+	var leaves []*jsonschema.ValidationError
+	var collect func(e *jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			leaves = append(leaves, e)
+			return
+		}
+		for _, c := range e.Causes {
+			collect(c)
+		}
+	}
+	collect(verr)
+
+	var out []Finding
+	seen := map[string]bool{}
+	add := func(leaf *jsonschema.ValidationError, loc []string, msg string) {
+		schemaLoc := strings.TrimPrefix(leaf.SchemaURL, rootURL)
+		keyword := schemaLoc
+		if kw := leaf.ErrorKind.KeywordPath(); len(kw) > 0 {
+			if !strings.Contains(keyword, "#") {
+				keyword += "#"
+			}
+			keyword += builtinJSONPointer(kw)
+		}
+		ptr := builtinJSONPointer(loc)
+		key := keyword + " " + ptr
+		if seen[key+"\x00"+msg] {
+			return
+		}
+		seen[key+"\x00"+msg] = true
+		where := ptr
+		if where == "" {
+			where = "the top level"
+		}
+		out = append(out, Finding{
+			Pos:      builtinNodePosAt(tree, loc),
+			Code:     "schema_violation",
+			Key:      key,
+			Message:  fmt.Sprintf("at %s: %s", where, msg),
+			Evidence: map[string]any{"instance": ptr, "keyword": keyword},
+		})
+	}
+	for _, leaf := range leaves {
+		msg := strings.ReplaceAll(leaf.ErrorKind.LocalizedString(builtinSchemaPrinter), "\n", " ")
+		loc := leaf.InstanceLocation
+		switch k := leaf.ErrorKind.(type) {
+		case *kind.AdditionalProperties:
+			for _, p := range k.Properties {
+				add(leaf, append(loc[:len(loc):len(loc)], p), fmt.Sprintf("additional property %q not allowed", p))
+			}
+			continue
+		case *kind.PropertyNames:
+			add(leaf, append(loc[:len(loc):len(loc)], k.Property), msg)
+			continue
+		}
+		add(leaf, loc, msg)
+	}
+	builtinSortFindings(out)
+	return out
+}
+
+// builtinJSONPointer renders tokens as a JSON Pointer (RFC 6901): "" for none.
+func builtinJSONPointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return b.String()
+}
+
+// builtinNodePosAt returns the position of the instance location loc in tree: a property's key, a list
+// item's start; the deepest existing node's when loc goes further than tree; tree's own (its first key)
+// for the empty location.
+func builtinNodePosAt(tree *frontmatter.Node, loc []string) diag.Pos {
+	if tree == nil {
+		return diag.Pos{}
+	}
+	cur, pos := tree, tree.Pos
+	for _, tok := range loc {
+		switch cur.Kind {
+		case frontmatter.Map:
+			e := cur.Get(tok)
+			if e == nil {
+				return pos
+			}
+			pos, cur = e.KeyPos, e.Value
+		case frontmatter.List:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(cur.Items) {
+				return pos
+			}
+			cur = cur.Items[i]
+			pos = cur.Pos
+		default:
+			return pos
+		}
+		if cur == nil {
+			return pos
+		}
+	}
+	return pos
+}
+
+// builtinFileURL is the file: URL of the absolute path p.
+func builtinFileURL(p string) string {
+	p = filepath.ToSlash(p)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows volume: file:///C:/...
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// builtinSchema returns the schema at abs compiled, cached per repository root and path (errors too).
+func (c *PageCache) builtinSchema(root, abs string) (*jsonschema.Schema, error) {
+	v, err := c.builtinGet("schema\x00"+root+"\x00"+abs, func() (any, error) {
+		const name = "tool:frontmatter-schema"
+		show := builtinRepoPath(root, abs)
+		doc, err := builtinLoadSchemaDoc(abs)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w schema %s: %v", name, ErrUnreadable, show, err)
+		}
+		loader := &builtinSchemaLoader{pages: c, root: root}
+		comp := jsonschema.NewCompiler()
+		comp.DefaultDraft(jsonschema.Draft2020)
+		comp.UseLoader(loader)
+		u := builtinFileURL(abs)
+		if err := comp.AddResource(u, doc); err != nil {
+			return nil, fmt.Errorf("%s: %w schema %s: %v", name, ErrUnreadable, show, err)
+		}
+		sch, err := comp.Compile(u)
+		if err != nil {
+			if loader.fault != nil {
+				return nil, fmt.Errorf("%s: schema %s: %w", name, show, loader.fault)
+			}
+			msg := strings.ReplaceAll(err.Error(), builtinFileURL(root)+"/", "")
+			return nil, fmt.Errorf("%s: %w schema %s: %s", name, ErrUnreadable, show, strings.ReplaceAll(msg, "\n", " "))
+		}
+		return sch, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*jsonschema.Schema), nil
+}
+
+func builtinRepoPath(root, abs string) string {
+	if r, err := filepath.Rel(root, abs); err == nil {
+		return filepath.ToSlash(r)
+	}
+	return abs
+}
+
+// builtinSchemaLoader loads $ref targets for the compiler: files inside the repository only, never the
+// network. The compiler does not wrap its loader's errors, so the first failure is kept in fault.
+type builtinSchemaLoader struct {
+	pages *PageCache
+	root  string
+	fault error
+}
+
+// keep records err as the loader's fault unless one is recorded already, and returns it.
+func (l *builtinSchemaLoader) keep(err error) error {
+	if l.fault == nil {
+		l.fault = err
+	}
+	return err
+}
+
+func (l *builtinSchemaLoader) Load(u string) (any, error) {
+	pu, err := url.Parse(u)
+	if err != nil || pu.Scheme != "file" {
+		return nil, l.keep(fmt.Errorf("%w: $ref %q: only files inside the repository are loaded, never a URL", ErrOutsideRepo, u))
+	}
+	p, err := jsonschema.FileLoader{}.ToFile(u)
+	if err != nil {
+		return nil, l.keep(fmt.Errorf("%w $ref %q: %v", ErrUnreadable, u, err))
+	}
+	rel, err := filepath.Rel(l.root, p)
+	if err != nil {
+		return nil, l.keep(fmt.Errorf("%w: $ref to %s", ErrOutsideRepo, p))
+	}
+	abs, st := l.pages.builtinLocate(l.root, l.root, rel)
+	switch st {
+	case builtinPathOutside:
+		return nil, l.keep(fmt.Errorf("%w: $ref to %s", ErrOutsideRepo, filepath.ToSlash(rel)))
+	case builtinPathMissing, builtinPathDir:
+		return nil, l.keep(fmt.Errorf("%w $ref %s: no such file", ErrUnreadable, filepath.ToSlash(rel)))
+	}
+	doc, err := builtinLoadSchemaDoc(abs)
+	if err != nil {
+		return nil, l.keep(fmt.Errorf("%w $ref %s: %v", ErrUnreadable, filepath.ToSlash(rel), err))
+	}
+	return doc, nil
+}
+
+// builtinLoadSchemaDoc reads a schema document: YAML for .yaml and .yml, JSON otherwise (with a YAML
+// fallback for other extensions). JSON numbers stay json.Number.
+func builtinLoadSchemaDoc(abs string) (any, error) {
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, err
+	}
+	ext := strings.ToLower(filepath.Ext(abs))
+	if ext != ".yaml" && ext != ".yml" {
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+		if err == nil || ext == ".json" {
+			return doc, err
+		}
+	}
+	n, err := builtinParseData(data)
+	if err != nil {
+		return nil, err
+	}
+	return n.Value(), nil
+}
+
+// builtinParseData parses YAML (or JSON, read as YAML) into a Node tree with positions. Scalars take their
+// YAML 1.2 core-schema meaning by resolved tag; timestamps and other tags stay strings; aliases are expanded
+// up to 10,000 nodes and 1,000 levels (PRODUCT.md section 10).
+func builtinParseData(data []byte) (*frontmatter.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind == 0 {
+		return &frontmatter.Node{Kind: frontmatter.Null, Text: ""}, nil
+	}
+	budget := 10000
+	return builtinFromYAML(&doc, 0, &budget)
+}
+
+func builtinFromYAML(y *yaml.Node, depth int, budget *int) (*frontmatter.Node, error) {
+	*budget--
+	if *budget < 0 {
+		return nil, fmt.Errorf("line %d: aliases expand beyond 10000 nodes", y.Line)
+	}
+	if depth > 1000 {
+		return nil, fmt.Errorf("line %d: nesting deeper than 1000 levels", y.Line)
+	}
+	pos := diag.Pos{Line: y.Line, Col: y.Column}
+	switch y.Kind {
+	case yaml.DocumentNode:
+		if len(y.Content) == 0 {
+			return &frontmatter.Node{Kind: frontmatter.Null, Pos: pos}, nil
+		}
+		return builtinFromYAML(y.Content[0], depth+1, budget)
+	case yaml.AliasNode:
+		n, err := builtinFromYAML(y.Alias, depth+1, budget)
+		if err != nil {
+			return nil, err
+		}
+		cp := *n
+		cp.Pos = pos
+		return &cp, nil
+	case yaml.SequenceNode:
+		n := &frontmatter.Node{Kind: frontmatter.List, Pos: pos}
+		for _, c := range y.Content {
+			it, err := builtinFromYAML(c, depth+1, budget)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, it)
+		}
+		return n, nil
+	case yaml.MappingNode:
+		n := &frontmatter.Node{Kind: frontmatter.Map, Pos: pos}
+		seen := make(map[string]bool, len(y.Content)/2)
+		for i := 0; i+1 < len(y.Content); i += 2 {
+			k, v := y.Content[i], y.Content[i+1]
+			val, err := builtinFromYAML(v, depth+1, budget)
+			if err != nil {
+				return nil, err
+			}
+			if seen[k.Value] {
+				return nil, fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
+			}
+			seen[k.Value] = true
+			n.Entries = append(n.Entries, frontmatter.Entry{Key: k.Value, KeyPos: diag.Pos{Line: k.Line, Col: k.Column}, Value: val})
+		}
+		return n, nil
+	}
+	n := &frontmatter.Node{Kind: frontmatter.String, Pos: pos, Text: y.Value}
+	switch y.ShortTag() {
+	case "!!null":
+		n.Kind = frontmatter.Null
+	case "!!bool":
+		if err := y.Decode(&n.Bool); err == nil {
+			n.Kind = frontmatter.Bool
+		}
+	case "!!int", "!!float":
+		if err := y.Decode(&n.Num); err == nil {
+			n.Kind = frontmatter.Number
+		}
+	}
+	return n, nil
+}

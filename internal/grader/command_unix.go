@@ -1,0 +1,45 @@
+//go:build unix
+
+package grader
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// commandSysProcAttr puts the child in a new process group whose id is its pid.
+func commandSysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true}
+}
+
+// commandKillGroup sends SIGKILL to every process of p's group. Once the leader has been reaped, the group id
+// stays reserved while any member lives, so this reaches only our own processes; with no member left it
+// fails with ESRCH, which is ignored.
+func commandKillGroup(p *os.Process) {
+	if p != nil && p.Pid > 0 {
+		syscall.Kill(-p.Pid, syscall.SIGKILL)
+	}
+}
+
+// commandSignal returns the name of the signal that ended the process ("killed", "terminated").
+func commandSignal(st *os.ProcessState) (string, bool) {
+	ws, ok := st.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		return "", false
+	}
+	return ws.Signal().String(), true
+}
+
+// commandExecutable reports whether any execute bit is set. The kernel decides for the current user at exec
+// time; a failure there (EACCES) is also NotFound.
+func commandExecutable(fi fs.FileInfo) bool {
+	return fi.Mode().Perm()&0o111 != 0
+}
+
+// commandNotExecutable reports whether a start error says the file is not an executable: no known format
+// (ENOEXEC: there is no shell to fall back to), a directory, or a path through a file.
+func commandNotExecutable(err error) bool {
+	return errors.Is(err, syscall.ENOEXEC) || errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENOTDIR)
+}

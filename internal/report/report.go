@@ -1,0 +1,113 @@
+// Package report holds the Report model and one pure writer per format. It
+// imports only diag: the engine flattens everything into plain Results first.
+package report
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// Report is everything one run found (PRODUCT.md §4.2).
+type Report struct {
+	Tool    Tool
+	Scope   Scope
+	Summary Summary
+	Suites  []Suite
+	Results []diag.Result
+	// Notices are the run's notices (also written to stderr); writers that
+	// have a place for them (the job summary, SARIF notifications) use them.
+	Notices []string
+}
+
+// Tool names the program that wrote the report.
+type Tool struct {
+	Name    string
+	Version string
+}
+
+// Scope modes.
+const (
+	ScopePaths   = "paths"
+	ScopeAll     = "all"
+	ScopeChanged = "changed"
+)
+
+// Scope says which files the run looked at.
+type Scope struct {
+	Mode  string   // ScopePaths, ScopeAll or ScopeChanged
+	Base  string   // the resolved base commit of a changed-files run; "" otherwise
+	Files []string // repository-relative paths checked, sorted
+}
+
+// Summary counts results by outcome; Score is nil for `validate`.
+type Summary struct {
+	Pass, Fail, Error, Skip, Pending int
+	Blocking                         int
+	Score                            *float64
+}
+
+// Suite is one suite's weighted pass rate.
+type Suite struct {
+	Name    string
+	Score   float64
+	Target  float64
+	Met     bool
+	Partial bool // seen only in part (PATH arguments or a changed-files run): never blocks
+}
+
+// Count fills r.Summary's counts from r.Results; Score is left as it is.
+func (r *Report) Count() {
+	s := Summary{Score: r.Summary.Score}
+	for i := range r.Results {
+		res := &r.Results[i]
+		switch res.Outcome {
+		case diag.Pass:
+			s.Pass++
+		case diag.Fail:
+			s.Fail++
+		case diag.Error:
+			s.Error++
+		case diag.Skip:
+			s.Skip++
+		case diag.Pending:
+			s.Pending++
+		}
+		if res.Blocking {
+			s.Blocking++
+		}
+	}
+	r.Summary = s
+}
+
+// Format is an output format of the report.
+type Format string
+
+const (
+	FormatText Format = "text"
+	FormatJSON Format = "json"
+)
+
+// Formats lists the formats `--format` accepts, in help order.
+var Formats = []Format{FormatText, FormatJSON}
+
+// ParseFormat checks a `--format` value; matching is exact.
+func ParseFormat(s string) (Format, error) {
+	if slices.Contains(Formats, Format(s)) {
+		return Format(s), nil
+	}
+	return "", fmt.Errorf("unknown format %q (want text or json)", s)
+}
+
+// Write writes r to w in format f.
+func Write(w io.Writer, f Format, r *Report) error {
+	switch f {
+	case FormatText:
+		return WriteText(w, r)
+	case FormatJSON:
+		return WriteJSON(w, r)
+	}
+	return fmt.Errorf("unknown format %q", f)
+}

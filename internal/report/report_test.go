@@ -1,0 +1,145 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func score(f float64) *float64 { return &f }
+
+// sample is a report with every outcome, every source, unknown positions and
+// hostile text from pages and graders.
+func sample() *Report {
+	r := &Report{
+		Tool:  Tool{Name: "evalgate", Version: "v1.2.3"},
+		Scope: Scope{Mode: ScopeAll, Files: []string{"docs/a b.md", "docs/ü.md"}},
+		Summary: Summary{
+			Score: score(2.0 / 3.0),
+		},
+		Suites: []Suite{
+			{Name: "how-to", Score: 0.5, Target: 1, Met: false},
+			{Name: "ref", Score: 1, Target: 0.9, Met: true, Partial: true},
+		},
+		Results: []diag.Result{
+			{Source: diag.SourceConfig, File: ".evalgate.yaml", Pos: diag.Pos{Line: 12, Col: 3}, Check: "suite:how-to",
+				Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "suite_below_target",
+				Message: "suite how-to scores 0.5, below its target 1", Evidence: map[string]any{"score": 0.5, "target": 1.0}},
+			{Source: diag.SourcePage, File: "docs/a b.md", Pos: diag.Pos{Line: 3, Col: 5}, Check: "definition",
+				Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "unknown_key",
+				Message: `unknown key "gradr" in an eval entry`},
+			{Source: diag.SourcePage, File: "docs/a b.md", Pos: diag.Pos{Line: 4, Col: 5}, Check: "spell",
+				Grader: "command", Type: diag.TypeRegression, Outcome: diag.Fail, Severity: diag.SeverityWarning,
+				Code: "command_failed", Message: "exit 1:\n::error::owned\r\n##[set-output name=x]y\x7f\u0085\u2028",
+				Weight: 2, DurationMS: 12, Evidence: map[string]any{"exit_code": 1, "tail": "::error::owned\n"}},
+			{Source: diag.SourcePage, File: "docs/a b.md", Pos: diag.Pos{Line: 9}, Check: "links",
+				Grader: "tool:links", Type: diag.TypeRegression, Outcome: diag.Pass, Code: "ok", Message: "no finding", Weight: 1},
+			{Source: diag.SourcePage, File: "docs/ü.md", Pos: diag.Pos{Line: 2, Col: 1}, Check: "auto-0a1b2c3d",
+				Grader: "ai", Type: diag.TypeCapability, Outcome: diag.Pending, Code: "no_judge",
+				Message: "waits for a judge", Weight: 1},
+			{Source: diag.SourcePage, File: "::evil.md", Check: "eval-skip", Outcome: diag.Skip,
+				Code: "page_skipped", Message: "the page sets eval-skip: true"},
+			{Source: diag.SourcePage, File: "docs/ü.md", Pos: diag.Pos{Line: 7}, Check: "slow", Grader: "command",
+				Type: diag.TypeRegression, Outcome: diag.Error, Blocking: true, Code: "command_timeout",
+				Message: "timed out after 50 ms", Weight: 1},
+			{Source: diag.SourceEvalCase, File: "evals/cases.jsonl", Pos: diag.Pos{Line: 4, Col: 1}, Check: "placeholder_integrity",
+				CaseID: "placeholder.printf.001", Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true,
+				Code: "placeholder_missing", Message: "placeholder %d is missing",
+				Evidence: map[string]any{"expected": []any{"%s", "%d"}, "actual": []any{"%s"}}},
+		},
+	}
+	r.Count()
+	return r
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n--- got\n%s\n--- want\n%s", name, got, want)
+	}
+}
+
+func TestGolden(t *testing.T) {
+	for _, f := range Formats {
+		t.Run(string(f), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := Write(&buf, f, sample()); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "sample."+string(f), buf.Bytes())
+			assertHygiene(t, buf.String())
+		})
+	}
+}
+
+// assertHygiene checks PRODUCT.md §5 on a whole report: no line is read by
+// the Actions runner as a workflow command.
+func assertHygiene(t *testing.T, out string) {
+	t.Helper()
+	for i, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("line %d starts with '::': %q", i+1, line)
+		}
+		if strings.Contains(line, "##[") {
+			t.Errorf("line %d holds '##[': %q", i+1, line)
+		}
+		if strings.ContainsAny(line, "\r\x7f\u0085\u2028\u2029") {
+			t.Errorf("line %d holds a raw line break or control: %q", i+1, line)
+		}
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"ünïcödé", "ünïcödé"},
+		{"a\nb\rc\td", `a\nb\rc\td`},
+		{"\x00\x1b\x7f", `\x00\x1b\x7f`},
+		{"x\u0085y\u2028z\u2029", `x\u0085y\u2028z\u2029`},
+		{"bad\xffutf8", `bad\xffutf8`},
+	}
+	for _, tt := range tests {
+		if got := OneLine(tt.in); got != tt.want {
+			t.Errorf("OneLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestGuardLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"::error::x", `\x3a:error::x`},
+		{"  ::warning::x", `  \x3a:warning::x`},
+		{"a ::b", "a ::b"},
+		{"x ##[group]y", `x #\#[group]y`},
+	}
+	for _, tt := range tests {
+		if got := guardLine(tt.in); got != tt.want {
+			t.Errorf("guardLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	r := sample()
+	s := r.Summary
+	if s.Pass != 1 || s.Fail != 4 || s.Error != 1 || s.Skip != 1 || s.Pending != 1 || s.Blocking != 4 {
+		t.Errorf("Count() = %+v", s)
+	}
+}

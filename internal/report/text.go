@@ -1,0 +1,67 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// WriteText writes one line per fail, error, skip and pending result,
+//
+//	file:line:col: severity: check: message [code]
+//
+// (skip and pending results carry "skip" or "pending" where a failure has its
+// severity), then one summary line. Passes are only counted.
+func WriteText(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	for i := range r.Results {
+		res := &r.Results[i]
+		var label string
+		switch res.Outcome {
+		case diag.Pass:
+			continue
+		case diag.Fail:
+			label = res.Severity.String()
+		case diag.Error:
+			label = "error"
+		default:
+			label = string(res.Outcome)
+		}
+		line := fmt.Sprintf("%s: %s: %s: %s [%s]",
+			OneLine(res.Location()), label, OneLine(res.Check), OneLine(res.Message), OneLine(res.Code))
+		bw.WriteString(guardLine(line))
+		bw.WriteByte('\n')
+	}
+	bw.WriteString(guardLine(SummaryLine(r)))
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// SummaryLine is the one-line summary of the text report.
+func SummaryLine(r *Report) string {
+	s := r.Summary
+	line := fmt.Sprintf("evalgate: %d pass, %d fail, %d error, %d skip, %d pending; %d blocking",
+		s.Pass, s.Fail, s.Error, s.Skip, s.Pending, s.Blocking)
+	if s.Score != nil {
+		line += "; score " + FormatScore(*s.Score)
+	}
+	for _, su := range r.Suites {
+		state := "met"
+		switch {
+		case su.Partial:
+			state = "partial"
+		case !su.Met:
+			state = "below target " + FormatScore(su.Target)
+		}
+		line += fmt.Sprintf("; suite %s %s (%s)", OneLine(su.Name), FormatScore(su.Score), state)
+	}
+	return line
+}
+
+// FormatScore writes a score with at most four decimals ("1", "0.75", "0.6667").
+func FormatScore(f float64) string {
+	return strconv.FormatFloat(roundScore(f), 'f', -1, 64)
+}
