@@ -31,7 +31,7 @@ func EvalsJSONSchema() []byte {
 		"title":       "docmeta:evals:1.0.0-proposal.2",
 		"description": "Per-page quality assertions (docmeta evals), as evalgate validates them. The root is open: keys of other vocabularies are allowed, but any other eval-* key is reserved.",
 		"type":        "object",
-		"properties":  PageProperties(),
+		"properties":  pageProperties(),
 		// The root is open; only eval-* keys other than the three are
 		// rejected (proposal.2's prefix guard, case-sensitive).
 		"propertyNames": obj{"not": obj{"allOf": []any{
@@ -43,9 +43,9 @@ func EvalsJSONSchema() []byte {
 	return marshal(s)
 }
 
-// PageProperties returns the schema of the four page-root keys, with $refs
+// pageProperties returns the schema of the four page-root keys, with $refs
 // into SchemaDefs.
-func PageProperties() map[string]any {
+func pageProperties() map[string]any {
 	return obj{
 		keyEvals: obj{
 			"description": "One assertion, or the list of evals of this page.",
@@ -239,6 +239,7 @@ func marshal(s obj) []byte {
 	return append(b, '\n')
 }
 
-// MarshalSchema renders a schema built from PageProperties and SchemaDefs
-// the way EvalsJSONSchema does (for the config schema).
+// MarshalSchema renders a schema (such as the config's, which embeds
+// SchemaDefs) the way EvalsJSONSchema is rendered: indented, keys sorted,
+// with a final newline.
 func MarshalSchema(s map[string]any) []byte { return marshal(s) }

@@ -75,6 +75,8 @@ type run struct {
 	pages  *grader.PageCache
 	rep    *report.Report
 	whole  bool // suites are seen whole (scope all)
+	// fromArgs: the files came from PATH arguments, not from a listing.
+	fromArgs bool
 }
 
 // Run carries out one run. It returns the report and the exit status; an
@@ -108,6 +110,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 		r.finish()
 		return r.rep, ExitUsage, nil
 	}
+	r.rep.Results = append(r.rep.Results, cfg.Notes...)
 	r.setupCommands()
 
 	files, err := r.selectFiles(ctx)

@@ -70,7 +70,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 			ps.results = append(ps.results, internalError(diag.SourcePage, rel, v))
 		}
 	}()
-	if _, ok := grader.Within(r.root, r.root, rel); !ok {
+	if !r.inside(rel, ps.abs) {
 		ps.page = &docmeta.Page{HasEvals: true}
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
@@ -135,4 +135,18 @@ func internalError(src diag.Source, file string, v any) diag.Result {
 		Code: "internal_error", Message: fmt.Sprintf("internal error: %v", v),
 		Evidence: map[string]any{"stack": string(debug.Stack())},
 	}
+}
+
+// inside reports whether a selected file stays inside the repository. Listed
+// files never pass through a symlinked directory (git lists a symlink as a
+// file; the walk does not follow them), so one Lstat tells unless the file is
+// itself a symlink or came from a PATH argument.
+func (r *run) inside(rel, abs string) bool {
+	if !r.fromArgs {
+		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink == 0 {
+			return true
+		}
+	}
+	_, ok := grader.Within(r.root, r.root, rel)
+	return ok
 }

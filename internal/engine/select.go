@@ -24,6 +24,7 @@ func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 	sel := &selection{}
 	if len(r.opts.Paths) > 0 {
 		r.rep.Scope.Mode = report.ScopePaths
+		r.fromArgs = true
 		for _, p := range r.opts.Paths {
 			rel, err := r.pathArg(p)
 			if err != nil {

@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -28,54 +30,56 @@ import (
 // fractional seconds are kept without trailing zeros, and a time written
 // without seconds (TOML 1.1) gets ":00".
 //
-// Positions come from evalgate's own scan of the text: KeyPos is where the
-// text first names the key (for a table, the segment in its header); a
-// value's Pos is its first character, a table's its header's "[", an array
-// of tables' its first "[[" header and each item's its own header, the root's
-// the first key or header (line firstLine, column 1 for an empty text).
+// Positions come from evalgate's own scan of the text. KeyPos is where the
+// text first names the key: for a table, the key's segment in the first
+// header or dotted key that names it. A value's Pos is its first character:
+// an array's "[", an inline table's "{"; a table's is the "[" of the first
+// header that names it (the segment, for a table only dotted keys name); an
+// array of tables' is its first "[[" and each item's its own "[["; the
+// root's is the first key or header (line firstLine, column 1 when the text
+// has none).
 //
 // Problems stop the parse (the result is nil): invalid_utf8 at the first bad
 // byte; duplicate_key for a key or table defined twice, at the second
-// definition; syntax_error at the decoder's error, or at a "[" or "{" nested
-// deeper than 1,000 levels (checked before decoding: the decoder recurses).
-// A table nested deeper than 1,000 levels through headers is a syntax_error
+// definition; syntax_error at the decoder's error. Two limits are checked by
+// the scan before decoding, because the decoder recurses and copies key
+// paths: a "[" or "{" nested deeper than 1,000 levels, and keys whose full
+// paths hold more than 1,048,576 segments in all (a key "b" of table [a]
+// holds 2), are syntax_error where they cross the limit. A table nested
+// deeper than 1,000 levels through headers or dotted keys is a syntax_error
 // too; that table becomes Null and the rest of the tree is kept.
+//
+// Entries are in source order as the scan saw it. (MetaData.Keys() is not
+// used: it numbers no array-of-tables items and omits implicit tables.)
 func ParseTOML(text []byte, firstLine int) (*Node, []diag.Problem) {
 	if p := checkUTF8(text, firstLine); p != nil {
 		return nil, []diag.Problem{*p}
 	}
 	scan := scanTOML(text, firstLine)
-	if scan.tooDeep.Line > 0 {
-		return nil, []diag.Problem{{Pos: scan.tooDeep, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}}
+	if scan.stop.Line > 0 {
+		return nil, []diag.Problem{{Pos: scan.stop, Code: "syntax_error", Message: scan.stopMsg}}
 	}
-	m, md, err := decodeTOML(text)
+	m, err := decodeTOML(text)
 	if err != nil {
 		return nil, []diag.Problem{tomlProblem(err, text, firstLine)}
 	}
-	c := &tomlConv{scan: scan, keyOrder: map[string]int{}}
-	for i, k := range md.Keys() {
-		p := strings.Join(k, pathKey)
-		if _, ok := c.keyOrder[p]; !ok {
-			c.keyOrder[p] = i
-		}
-	}
+	c := &tomlConv{scan: scan}
 	rootPos := scan.first
 	if rootPos.Line == 0 {
 		rootPos = diag.Pos{Line: firstLine, Col: 1}
 	}
-	root := c.table(m, "", "", rootPos, 1)
-	return root, c.probs.list
+	return c.table(m, 0, rootPos, 1), c.probs.list
 }
 
 // decodeTOML decodes text; a panic inside the decoder becomes an error.
-func decodeTOML(text []byte) (m map[string]any, md toml.MetaData, err error) {
+func decodeTOML(text []byte) (m map[string]any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("the TOML parser failed: %v", v)
 		}
 	}()
-	md, err = toml.Decode(string(text), &m)
-	return m, md, err
+	_, err = toml.Decode(string(text), &m)
+	return m, err
 }
 
 // tomlProblem converts a decoder error. A key or table defined twice is
@@ -86,7 +90,7 @@ func tomlProblem(err error, text []byte, firstLine int) diag.Problem {
 		return diag.Problem{Code: "syntax_error", Message: oneLine(err.Error())}
 	}
 	p := diag.Problem{Code: "syntax_error", Message: oneLine(pe.Message)}
-	if strings.Contains(pe.Message, "has already been defined") || strings.Contains(pe.Message, "was already created") {
+	if isRedefinition(pe.Message) {
 		p.Code = "duplicate_key"
 	}
 	// Position.Start is a byte offset into the text after the BOM the
@@ -95,6 +99,11 @@ func tomlProblem(err error, text []byte, firstLine int) diag.Problem {
 	if bytes.HasPrefix(text, utf8BOM) {
 		off += len(utf8BOM)
 	}
+	// The decoder may point inside a multi-byte character; the text is
+	// valid UTF-8, so back up to the character's first byte.
+	for off > 0 && off < len(text) && !utf8.RuneStart(text[off]) {
+		off--
+	}
 	if pe.Position.Line > 0 {
 		p.Pos = posAt(text, off, firstLine)
 		if p.Pos.Line != firstLine+pe.Position.Line-1 {
@@ -102,6 +111,15 @@ func tomlProblem(err error, text []byte, firstLine int) diag.Problem {
 		}
 	}
 	return p
+}
+
+// isRedefinition reports whether a decoder message is about a key or table
+// defined twice, or a key defined as a value and then used as a table (or
+// the reverse): BurntSushi/toml v1.6 words these as below.
+func isRedefinition(msg string) bool {
+	return strings.Contains(msg, "has already been defined") ||
+		strings.Contains(msg, "was already created") ||
+		strings.HasSuffix(msg, "is not a table")
 }
 
 // oneLine is msg on one line, its first letter lowercase and without a
@@ -116,53 +134,42 @@ func oneLine(msg string) string {
 
 // tomlConv converts decoded TOML into Nodes placed by the scan.
 type tomlConv struct {
-	scan     *tomlScan
-	keyOrder map[string]int // index-free path → rank in MetaData.Keys()
-	probs    problems
-	tooDeep  bool
+	scan    *tomlScan
+	probs   problems
+	tooDeep bool
 }
 
-// place returns the scanned place of path, or one at pos when the scan has
-// none (it always has one for valid text; this keeps the tree total).
-func (c *tomlConv) place(path string, pos diag.Pos) tomlPlace {
-	if p := c.scan.places[path]; p != nil {
-		return *p
+// place returns the scanned place of the key (or, with index ≥ 0, the item)
+// below parent. For valid text the scan has every one; a place the scan
+// lacks falls back to pos, so the tree stays total.
+func (c *tomlConv) place(parent pathID, key string, index int, pos diag.Pos) (pathID, tomlPlace) {
+	if id, ok := c.scan.lookup(parent, key, index); ok && c.scan.places[id].known {
+		return id, c.scan.places[id]
 	}
-	return tomlPlace{key: pos, val: pos, order: math.MaxInt}
+	return -1, tomlPlace{key: pos, val: pos, order: math.MaxInt}
 }
 
-// table converts a table at path (plain: the same path without list
-// indices) whose Map is at depth.
-func (c *tomlConv) table(m map[string]any, path, plain string, pos diag.Pos, depth int) *Node {
+// table converts the table at path id (-1: a path the scan lacks), whose
+// Map is at nesting level depth.
+func (c *tomlConv) table(m map[string]any, id pathID, pos diag.Pos, depth int) *Node {
 	if depth > maxDepth {
-		if !c.tooDeep {
-			c.tooDeep = true
-			c.probs.add(pos, "syntax_error", "nesting deeper than %s levels", "1,000")
-		}
+		c.nestedTooDeep(pos)
 		return &Node{Kind: Null, Pos: pos}
 	}
 	type keyed struct {
-		key          string
-		place        tomlPlace
-		rank         int
-		path, plain2 string
+		key   string
+		id    pathID
+		place tomlPlace
 	}
 	keys := make([]keyed, 0, len(m))
 	for k := range m {
-		kp, kplain := pathJoin(path, k), pathJoin(plain, k)
-		rank, ok := c.keyOrder[strings.TrimPrefix(kplain, pathKey)]
-		if !ok {
-			rank = math.MaxInt
-		}
-		keys = append(keys, keyed{key: k, place: c.place(kp, pos), rank: rank, path: kp, plain2: kplain})
+		kid, place := c.place(id, k, -1, pos)
+		keys = append(keys, keyed{key: k, id: kid, place: place})
 	}
-	// Source order: the scan's, then MetaData.Keys()'s, then by name.
+	// Source order, as scanned; by name for what the scan lacks.
 	slices.SortFunc(keys, func(a, b keyed) int {
 		if a.place.order != b.place.order {
-			return cmpInt(a.place.order, b.place.order)
-		}
-		if a.rank != b.rank {
-			return cmpInt(a.rank, b.rank)
+			return cmp.Compare(a.place.order, b.place.order)
 		}
 		return strings.Compare(a.key, b.key)
 	})
@@ -171,35 +178,32 @@ func (c *tomlConv) table(m map[string]any, path, plain string, pos diag.Pos, dep
 		n.Entries = append(n.Entries, Entry{
 			Key:    k.key,
 			KeyPos: k.place.key,
-			Value:  c.value(m[k.key], k.path, k.plain2, k.place.val, depth),
+			Value:  c.value(m[k.key], k.id, k.place.val, depth),
 		})
 	}
 	return n
 }
 
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+func (c *tomlConv) nestedTooDeep(pos diag.Pos) {
+	if !c.tooDeep {
+		c.tooDeep = true
+		c.probs.add(pos, "syntax_error", "nesting deeper than %s levels", "1,000")
 	}
-	return 0
 }
 
-// value converts v, found at path inside a collection at depth.
-func (c *tomlConv) value(v any, path, plain string, pos diag.Pos, depth int) *Node {
+// value converts v, found at path id inside a collection at depth.
+func (c *tomlConv) value(v any, id pathID, pos diag.Pos, depth int) *Node {
 	switch v := v.(type) {
 	case map[string]any:
-		return c.table(v, path, plain, pos, depth+1)
+		return c.table(v, id, pos, depth+1)
 	case []map[string]any:
 		items := make([]any, len(v))
 		for i, t := range v {
 			items[i] = t
 		}
-		return c.list(items, path, plain, pos, depth)
+		return c.list(items, id, pos, depth)
 	case []any:
-		return c.list(v, path, plain, pos, depth)
+		return c.list(v, id, pos, depth)
 	case int64:
 		return &Node{Kind: Number, Pos: pos, Num: float64(v), Text: strconv.FormatInt(v, 10)}
 	case float64:
@@ -214,18 +218,16 @@ func (c *tomlConv) value(v any, path, plain string, pos diag.Pos, depth int) *No
 	return &Node{Kind: String, Pos: pos, Text: fmt.Sprint(v)}
 }
 
-func (c *tomlConv) list(items []any, path, plain string, pos diag.Pos, depth int) *Node {
+// list converts the list at path id inside a collection at depth.
+func (c *tomlConv) list(items []any, id pathID, pos diag.Pos, depth int) *Node {
 	if depth+1 > maxDepth {
-		if !c.tooDeep {
-			c.tooDeep = true
-			c.probs.add(pos, "syntax_error", "nesting deeper than %s levels", "1,000")
-		}
+		c.nestedTooDeep(pos)
 		return &Node{Kind: Null, Pos: pos}
 	}
 	n := &Node{Kind: List, Pos: pos, Items: make([]*Node, 0, len(items))}
 	for i, it := range items {
-		ip := pathItem(path, i)
-		n.Items = append(n.Items, c.value(it, ip, plain, c.place(ip, pos).val, depth+1))
+		iid, place := c.place(id, "", i, pos)
+		n.Items = append(n.Items, c.value(it, iid, place.val, depth+1))
 	}
 	return n
 }

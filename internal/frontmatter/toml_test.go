@@ -192,6 +192,12 @@ func TestTOMLProblems(t *testing.T) {
 			diag.Problem{Pos: diag.Pos{Line: 4, Col: 2}, Code: "duplicate_key", Message: "key 't' has already been defined"}},
 		{"key redefined as table", "+++\na = 1\n[a]\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 3, Col: 2}, Code: "duplicate_key", Message: "key 'a' has already been defined"}},
+		{"value used as a table", "+++\na = 1\n[a.b]\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 2}, Code: "duplicate_key", Message: "key 'a' was already created as a hash"}},
+		{"array used as a table", "+++\nt = {b = [1], b.c = 2}\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 2, Col: 15}, Code: "duplicate_key", Message: `"t.b" is not a table`}},
+		{"array redefined as array of tables", "+++\na = [1]\n[[a]]\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 3}, Code: "duplicate_key", Message: "key 'a' was already created and cannot be used as an array"}},
 		{"duplicate in inline table", "+++\na = {b = 1, b = 2}\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 13}, Code: "duplicate_key", Message: "key 'a.b' has already been defined"}},
 		{"missing value", "+++\na = 1\nb = \n+++\n",
@@ -211,6 +217,15 @@ func TestTOMLProblems(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestTOMLErrorInsideCharacter(t *testing.T) {
+	// The decoder reports this error at the last byte of U+2000; the column
+	// is the character's.
+	_, problems := ParseTOML([]byte(" \"00\u2000"), 1)
+	if len(problems) != 1 || problems[0].Pos != (diag.Pos{Line: 1, Col: 5}) {
+		t.Errorf("problems = %v, want one at 1:5", problems)
 	}
 }
 

@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -17,22 +18,33 @@ import (
 // (every step consumes input) but its record is not used: the decoder
 // reports the error.
 //
-// Places are keyed by path: the key segments from the root, each preceded by
-// pathKey, with pathIndex and the decimal index for a list item.
-const (
-	pathKey   = "\x00"
-	pathIndex = "\x01"
-)
+// The scan also bounds what the decoder is given. The decoder recurses into
+// nested arrays and inline tables, and it copies a key's whole path for every
+// key: a 1 MiB text of 100,000 keys below a 1,000-segment header makes it
+// allocate gigabytes. So the scan stops at a "[" or "{" nested deeper than
+// 1,000 levels, and at a key once the keys' paths hold more than
+// maxTOMLKeySegments segments in all, and the text is then not decoded.
 
-func pathJoin(parent, key string) string { return parent + pathKey + key }
-func pathItem(parent string, i int) string {
-	return parent + pathIndex + strconv.Itoa(i)
+// maxTOMLKeySegments bounds the key segments of all keys' full paths, summed
+// (a key "b" in table [a] counts 2). A shallow text of MaxSize bytes stays
+// far below it: it holds at most MaxSize/4 keys ("k=1\n").
+const maxTOMLKeySegments = MaxSize
+
+// pathID names one path from the root: a key of a table or an item of a
+// list. 0 is the root.
+type pathID int32
+
+type pathKey struct {
+	parent pathID
+	index  int32 // the item's index in its list; -1 for a key
+	key    string
 }
 
 // tomlPlace is where one key and its value start.
 type tomlPlace struct {
 	key, val diag.Pos
-	order    int // the place's rank in the text: source order of entries
+	order    int  // the place's rank in the text: source order of entries
+	known    bool // the scan saw the path
 }
 
 type tomlScan struct {
@@ -43,21 +55,34 @@ type tomlScan struct {
 	lineStart int // byte offset where that line starts
 	colOff    int // cache for pos: colN code points lie between lineStart and colOff
 	colN      int
-	places    map[string]*tomlPlace
-	arrays    map[string]int // array-of-tables path → number of its headers so far
-	first     diag.Pos       // the first key or header
-	tooDeep   diag.Pos       // the "[" or "{" nested deeper than maxDepth; Line 0 if none
+	ids       map[pathKey]pathID
+	places    []tomlPlace    // by pathID
+	depths    []int32        // by pathID: key segments from the root
+	arrays    map[pathID]int // array of tables → number of its headers so far
+	segments  int            // key segments of the keys' paths so far
+	order     int
+	first     diag.Pos // the first key or header
+	// stop is where the scan stopped on a limit (Line 0 if it did not),
+	// with the problem's message.
+	stop    diag.Pos
+	stopMsg string
 }
 
 // scanTOML records the places of text, whose first line is file line
 // firstLine.
 func scanTOML(text []byte, firstLine int) *tomlScan {
-	s := &tomlScan{text: text, firstLine: firstLine, places: map[string]*tomlPlace{}, arrays: map[string]int{}}
+	s := &tomlScan{
+		text: text, firstLine: firstLine,
+		ids:    map[pathKey]pathID{},
+		places: []tomlPlace{{known: true}},
+		depths: []int32{0},
+		arrays: map[pathID]int{},
+	}
 	if bytes.HasPrefix(text, utf8BOM) {
 		s.i = len(utf8BOM)
 	}
-	table := ""
-	for s.tooDeep.Line == 0 {
+	var table pathID
+	for s.stop.Line == 0 {
 		s.skipBlank()
 		if s.eof() {
 			break
@@ -79,6 +104,40 @@ func scanTOML(text []byte, firstLine int) *tomlScan {
 	return s
 }
 
+// child returns the path of key (or, with index ≥ 0, of item index) below
+// parent, creating it.
+func (s *tomlScan) child(parent pathID, key string, index int) pathID {
+	k := pathKey{parent: parent, index: int32(index), key: key}
+	if id, ok := s.ids[k]; ok {
+		return id
+	}
+	id := pathID(len(s.places))
+	s.ids[k] = id
+	s.places = append(s.places, tomlPlace{})
+	d := s.depths[parent]
+	if index < 0 {
+		d++
+	}
+	s.depths = append(s.depths, d)
+	return id
+}
+
+// lookup returns the path of key (or item index) below parent, if scanned.
+func (s *tomlScan) lookup(parent pathID, key string, index int) (pathID, bool) {
+	id, ok := s.ids[pathKey{parent: parent, index: int32(index), key: key}]
+	return id, ok
+}
+
+// countKey adds the segments of the path of a key just defined, and stops
+// the scan at pos once they exceed maxTOMLKeySegments.
+func (s *tomlScan) countKey(id pathID, pos diag.Pos) {
+	s.segments += int(s.depths[id])
+	if s.segments > maxTOMLKeySegments && s.stop.Line == 0 {
+		s.stop = pos
+		s.stopMsg = fmt.Sprintf("the keys' paths hold more than %d segments in all; nest fewer keys this deep", maxTOMLKeySegments)
+	}
+}
+
 func (s *tomlScan) eof() bool { return s.i >= len(s.text) }
 
 // pos is the file position of byte s.i; columns count code points.
@@ -91,11 +150,12 @@ func (s *tomlScan) pos() diag.Pos {
 	return diag.Pos{Line: s.firstLine + s.line, Col: s.colN + 1}
 }
 
-// place records key and val for path unless the path already has a place:
-// a key's place is where the text first names it.
-func (s *tomlScan) place(path string, key, val diag.Pos) {
-	if _, ok := s.places[path]; !ok {
-		s.places[path] = &tomlPlace{key: key, val: val, order: len(s.places)}
+// place records key and val for id unless it already has a place: a key's
+// place is where the text first names it.
+func (s *tomlScan) place(id pathID, key, val diag.Pos) {
+	if p := &s.places[id]; !p.known {
+		*p = tomlPlace{key: key, val: val, order: s.order, known: true}
+		s.order++
 	}
 }
 
@@ -142,7 +202,7 @@ func (s *tomlScan) skipLine() {
 // header reads a "[table]" or "[[array.of.tables]]" line and returns the
 // path of the table it opens. A prefix naming an array of tables refers to
 // that array's latest item, as in TOML.
-func (s *tomlScan) header() string {
+func (s *tomlScan) header() pathID {
 	at := s.pos()
 	array := s.i+1 < len(s.text) && s.text[s.i+1] == '['
 	if array {
@@ -152,27 +212,28 @@ func (s *tomlScan) header() string {
 	}
 	segs := s.key()
 	if len(segs) == 0 {
-		return ""
+		return 0
 	}
-	path := ""
+	var id pathID
 	for _, g := range segs[:len(segs)-1] {
-		path = pathJoin(path, g.name)
-		s.place(path, g.pos, at)
-		if n := s.arrays[path]; n > 0 {
-			path = pathItem(path, n-1)
+		id = s.child(id, g.name, -1)
+		s.place(id, g.pos, at)
+		if n := s.arrays[id]; n > 0 {
+			id = s.child(id, "", n-1)
 		}
 	}
 	last := segs[len(segs)-1]
-	path = pathJoin(path, last.name)
-	s.place(path, last.pos, at)
+	id = s.child(id, last.name, -1)
+	s.place(id, last.pos, at)
+	s.countKey(id, last.pos)
 	if !array {
-		return path
+		return id
 	}
-	n := s.arrays[path]
-	s.arrays[path] = n + 1
-	path = pathItem(path, n)
-	s.place(path, at, at)
-	return path
+	n := s.arrays[id]
+	s.arrays[id] = n + 1
+	id = s.child(id, "", n)
+	s.place(id, at, at)
+	return id
 }
 
 // keySeg is one segment of a dotted key: its decoded name and position.
@@ -222,9 +283,9 @@ func isBareKeyChar(c byte) bool {
 	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
-// keyval reads "key = value" in the table at path table, whose value
-// collections are at nesting level depth+1.
-func (s *tomlScan) keyval(table string, depth int) {
+// keyval reads "key = value" in the table table, whose value collections
+// are at nesting level depth+1.
+func (s *tomlScan) keyval(table pathID, depth int) {
 	segs := s.key()
 	if len(segs) == 0 {
 		return
@@ -235,18 +296,22 @@ func (s *tomlScan) keyval(table string, depth int) {
 	}
 	s.i++
 	s.skipSpace()
-	path := table
+	id := table
 	for _, g := range segs[:len(segs)-1] {
-		path = pathJoin(path, g.name)
-		s.place(path, g.pos, g.pos)
+		id = s.child(id, g.name, -1)
+		s.place(id, g.pos, g.pos)
 	}
-	path = pathJoin(path, segs[len(segs)-1].name)
-	s.place(path, segs[len(segs)-1].pos, s.pos())
-	s.value(path, depth)
+	last := segs[len(segs)-1]
+	id = s.child(id, last.name, -1)
+	s.place(id, last.pos, s.pos())
+	s.countKey(id, last.pos)
+	if s.stop.Line == 0 {
+		s.value(id, depth)
+	}
 }
 
 // value skips one value, recording the places of what it contains.
-func (s *tomlScan) value(path string, depth int) {
+func (s *tomlScan) value(id pathID, depth int) {
 	if s.eof() {
 		return
 	}
@@ -256,12 +321,12 @@ func (s *tomlScan) value(path string, depth int) {
 	case '[':
 		if s.deeper(depth) {
 			s.i++
-			s.items(path, depth+1)
+			s.items(id, depth+1)
 		}
 	case '{':
 		if s.deeper(depth) {
 			s.i++
-			s.inlineTable(path, depth+1)
+			s.inlineTable(id, depth+1)
 		}
 	default: // number, bool, date-time: up to what ends a value
 		for !s.eof() && strings.IndexByte(",]}#\n", s.text[s.i]) < 0 {
@@ -271,18 +336,19 @@ func (s *tomlScan) value(path string, depth int) {
 }
 
 // deeper reports whether a collection may open below depth levels; when not,
-// it records where the limit was crossed and the scan stops.
+// the scan stops there.
 func (s *tomlScan) deeper(depth int) bool {
 	if depth+1 > maxDepth {
-		s.tooDeep = s.pos()
+		s.stop = s.pos()
+		s.stopMsg = "nesting deeper than 1,000 levels"
 		return false
 	}
 	return true
 }
 
 // items reads an array's items after its "[".
-func (s *tomlScan) items(path string, depth int) {
-	for n := 0; s.tooDeep.Line == 0; {
+func (s *tomlScan) items(id pathID, depth int) {
+	for n := 0; s.stop.Line == 0; {
 		s.skipBlank()
 		if s.eof() {
 			return
@@ -295,7 +361,7 @@ func (s *tomlScan) items(path string, depth int) {
 			s.i++
 			continue
 		}
-		item := pathItem(path, n)
+		item := s.child(id, "", n)
 		n++
 		at := s.pos()
 		s.place(item, at, at)
@@ -309,8 +375,8 @@ func (s *tomlScan) items(path string, depth int) {
 
 // inlineTable reads an inline table's entries after its "{". TOML 1.1
 // allows line breaks and a trailing comma inside.
-func (s *tomlScan) inlineTable(path string, depth int) {
-	for s.tooDeep.Line == 0 {
+func (s *tomlScan) inlineTable(id pathID, depth int) {
+	for s.stop.Line == 0 {
 		s.skipBlank()
 		if s.eof() {
 			return
@@ -324,7 +390,7 @@ func (s *tomlScan) inlineTable(path string, depth int) {
 			continue
 		}
 		start := s.i
-		s.keyval(path, depth)
+		s.keyval(id, depth)
 		if s.i == start {
 			s.i++
 		}

@@ -26,19 +26,27 @@ import (
 //
 // Problems:
 //   - invalid_utf8 at the first bad byte; the result is nil.
-//   - syntax_error where yaml.v3 rejects the text (at its line, column 0);
-//     the result is nil. A second YAML document in text is a syntax_error at
-//     its start; the first document is still returned.
+//   - syntax_error where yaml.v3 rejects the text; the result is nil.
+//     yaml.v3 gives a line only (so column 0), for some errors the line of
+//     the enclosing construct, and none on its first line (then line 1 is
+//     used); control characters and unknown anchors are located in the text.
+//     A panic inside yaml.v3 is a syntax_error at no position.
+//   - syntax_error at the start of a second YAML document in text; the first
+//     document is still returned.
 //   - duplicate_key at a repeated key; the first entry is kept.
 //   - wrong_type at a key that is not a scalar; the entry is dropped.
 //   - syntax_error at a scalar that does not fit its explicit tag (!!int
 //     abc); the value becomes the string as written.
-//   - syntax_error at the collection that nests deeper than 1,000 levels and
-//     at the alias whose expansion crosses 10,000 created nodes, once each;
-//     the offending value becomes Null, and later aliases too once the
-//     budget is spent. Aliases are copies of their anchored tree (the copy's
-//     root at the alias, the rest at the anchored source), so a billion-laughs
-//     text stops at the budget instead of exhausting memory.
+//   - syntax_error at the first collection nested deeper than 1,000 levels
+//     (the root collection is level 1); it becomes Null.
+//   - syntax_error at the alias whose expansion crosses 10,000 nodes: all
+//     copies together may visit 10,000 nodes, mapping keys included. The copy
+//     in progress ends there and every later alias becomes Null, so a
+//     billion-laughs text ends in milliseconds with a bounded tree. When
+//     aliases nest, the outermost one (in a node that is not itself a copy)
+//     is reported. A copy's root is at its alias; the rest of the copy keeps
+//     the anchored source's positions. An alias inside the node it names is a
+//     syntax_error and Null.
 //
 // An empty text (or only comments) is a Null node at line firstLine, column 1.
 // Explicit tags !!str, !!null, !!bool, !!int, !!float, !!seq and !!map are
@@ -56,7 +64,7 @@ func ParseYAML(text []byte, firstLine int) (*Node, []diag.Problem) {
 		return nil, []diag.Problem{*p}
 	}
 	lines := newYAMLLines(text, firstLine)
-	c := &yamlConv{lines: lines, aliasLeft: maxAliasNodes, expanding: map[*yaml.Node]bool{}}
+	c := &yamlConv{lines: lines, aliasLeft: maxAliasNodes}
 	doc, second, err := decodeYAML(text)
 	if err != nil && doc == nil {
 		c.probs.add(yamlErrorPos(err, text, lines), "syntax_error", "%s", yamlErrorMessage(err))
@@ -275,12 +283,8 @@ func (c *yamlConv) node(y *yaml.Node, depth int) *Node {
 		return c.alias(y, depth)
 	}
 	pos := c.pos(y)
-	if c.inAlias > 0 { // a copy: count it against the alias budget
-		if c.aliasLeft == 0 {
-			c.spendBudget()
-			return &Node{Kind: Null, Pos: pos}
-		}
-		c.aliasLeft--
+	if !c.charge() {
+		return &Node{Kind: Null, Pos: pos}
 	}
 	switch y.Kind {
 	case yaml.ScalarNode:
@@ -295,12 +299,28 @@ func (c *yamlConv) node(y *yaml.Node, depth int) *Node {
 	return &Node{Kind: Null, Pos: pos}
 }
 
-func (c *yamlConv) spendBudget() {
+// charge counts one node visited while copying for an alias against the
+// alias budget; mapping keys count too, kept or not, so that the work of a
+// copy, not only its output, is bounded. It reports false once the budget
+// is spent.
+func (c *yamlConv) charge() bool {
+	switch {
+	case c.inAlias == 0:
+		return true
+	case c.aliasLeft > 0:
+		c.aliasLeft--
+		return true
+	}
 	if !c.spent {
 		c.spent = true
 		c.probs.add(c.aliasAt, "syntax_error", "alias expansion exceeds %s nodes", "10,000")
 	}
+	return false
 }
+
+// stopped reports whether the copy in progress must end: the alias budget
+// is spent.
+func (c *yamlConv) stopped() bool { return c.spent && c.inAlias > 0 }
 
 func (c *yamlConv) alias(y *yaml.Node, depth int) *Node {
 	pos := c.pos(y)
@@ -343,21 +363,30 @@ func (c *yamlConv) collection(y *yaml.Node, pos diag.Pos, depth int) *Node {
 		}
 	}
 	if y.Anchor != "" {
+		if c.expanding == nil {
+			c.expanding = map[*yaml.Node]bool{}
+		}
 		c.expanding[y] = true
 		defer delete(c.expanding, y)
 	}
 	if y.Kind == yaml.SequenceNode {
 		n := &Node{Kind: List, Pos: pos, Items: make([]*Node, 0, len(y.Content))}
 		for _, it := range y.Content {
+			if c.stopped() {
+				break
+			}
 			n.Items = append(n.Items, c.node(it, depth))
 		}
 		return n
 	}
 	n := &Node{Kind: Map, Pos: pos, Entries: make([]Entry, 0, len(y.Content)/2)}
 	var index map[string]int // key → entry, built once the mapping is long
-	for i := 0; i+1 < len(y.Content); i += 2 {
+	for i := 0; i+1 < len(y.Content) && !c.stopped(); i += 2 {
 		k := y.Content[i]
 		kpos := c.pos(k)
+		if !c.charge() {
+			break
+		}
 		if k.Kind == yaml.AliasNode && k.Alias != nil {
 			k = k.Alias
 		}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseArgs(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantPos  []string
+		wantAll  bool
+		wantConf string
+	}{
+		{[]string{"a.md", "--all"}, []string{"a.md"}, true, ""},
+		{[]string{"--config", "c.yaml", "a.md", "b.md"}, []string{"a.md", "b.md"}, false, "c.yaml"},
+		{[]string{"a.md", "--", "--all", "-x.md"}, []string{"a.md", "--all", "-x.md"}, false, ""},
+		{[]string{"--", "-leading.md"}, []string{"-leading.md"}, false, ""},
+		{nil, nil, false, ""},
+	}
+	for _, tt := range tests {
+		fs := newFlagSet("check")
+		all := fs.Bool("all", false, "")
+		conf := fs.String("config", "", "")
+		pos, err := parseArgs(fs, tt.args)
+		if err != nil {
+			t.Errorf("parseArgs(%q): %v", tt.args, err)
+			continue
+		}
+		if !slices.Equal(pos, tt.wantPos) || *all != tt.wantAll || *conf != tt.wantConf {
+			t.Errorf("parseArgs(%q) = %q all=%v config=%q, want %q all=%v config=%q",
+				tt.args, pos, *all, *conf, tt.wantPos, tt.wantAll, tt.wantConf)
+		}
+	}
+}
+
+func TestMainUsageErrorsAreOneLine(t *testing.T) {
+	for _, args := range [][]string{
+		{"check", "--jobs", "x"},
+		{"check", "--format", "xml"},
+		{"nope"},
+		{"schema", "a", "b"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, nil, &stdout, &stderr)
+		if code != 2 {
+			t.Errorf("Main(%q) = %d, want 2", args, code)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("Main(%q) wrote a report: %q", args, stdout.String())
+		}
+		if n := strings.Count(stderr.String(), "\n"); n != 1 {
+			t.Errorf("Main(%q) wrote %d stderr lines, want 1: %q", args, n, stderr.String())
+		}
+	}
+}

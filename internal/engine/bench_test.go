@@ -1,0 +1,282 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+// The benchmarks of issue 2 compare evalgate with baselines measured in the
+// same run; compare them with benchstat, never with timed assertions:
+//
+//	go test ./internal/engine -run '^$' -bench . -count 6 | tee bench.txt
+//	benchstat -col /op bench.txt   (or read the ns/op ratios)
+
+const treePages = 10000
+
+var (
+	treeOnce sync.Once
+	treeDir  string
+	treeErr  error
+)
+
+// tree returns a docs tree generated once per test binary: 10,000 pages of
+// 1 to 20 KB; a third with evals (one in ten of those in TOML), a third with
+// frontmatter but no evals, a third without frontmatter.
+func tree(b *testing.B) string {
+	treeOnce.Do(func() {
+		treeDir, treeErr = os.MkdirTemp("", "evalgate-bench-tree-")
+		if treeErr != nil {
+			return
+		}
+		treeErr = writeTree(treeDir, treePages)
+	})
+	if treeErr != nil {
+		b.Fatal(treeErr)
+	}
+	return treeDir
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if treeDir != "" {
+		os.RemoveAll(treeDir)
+	}
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+func writeTree(dir string, n int) error {
+	rng := rand.New(rand.NewPCG(1, 2))
+	words := strings.Fields("the operator reads a config file and writes status to the cluster when a page " +
+		"links to another section install upgrade remove helm chart value option default example")
+	var body bytes.Buffer
+	for i := range n {
+		body.Reset()
+		sub := filepath.Join(dir, fmt.Sprintf("section-%02d", i%50))
+		switch i % 3 {
+		case 0:
+			if i%30 == 0 {
+				fmt.Fprintf(&body, "+++\ntitle = \"Page %d\"\n\n[[evals]]\nid = \"has-intro\"\ngrader = \"tool:headings\"\noptions = { required = [\"Intro\"] }\n+++\n", i)
+			} else {
+				fmt.Fprintf(&body, "---\ntitle: Page %d\nowner: team-%d\nevals:\n"+
+					"  - id: has-intro\n    grader: tool:headings\n    options: {required: [Intro]}\n"+
+					"  - id: short\n    grader: tool:length\n    options: {max-words: 5000}\n"+
+					"  - id: no-todo\n    grader: tool:absent\n    options: {text: TODO}\n"+
+					"  - The page explains when to use the operator.\n---\n", i, i%7)
+			}
+		case 1:
+			fmt.Fprintf(&body, "---\ntitle: Page %d\ndescription: A page without evals.\ntags: [a, b, c]\n---\n", i)
+		}
+		fmt.Fprintf(&body, "# Page %d\n\n## Intro\n\n", i)
+		size := 1024 + rng.IntN(19*1024)
+		for body.Len() < size {
+			for range 12 {
+				body.WriteString(words[rng.IntN(len(words))])
+				body.WriteByte(' ')
+			}
+			body.WriteString("\n")
+			if rng.IntN(20) == 0 {
+				body.WriteString("\n## Section\n\nSee [the intro](#intro).\n\n")
+			}
+		}
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("page-%05d.md", i)), body.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// BenchmarkValidateTree is `evalgate validate --all` over the tree, in process.
+func BenchmarkValidateTree(b *testing.B) {
+	dir := tree(b)
+	b.ResetTimer()
+	for b.Loop() {
+		rep, code, err := Run(context.Background(), Options{Mode: ModeValidate, Dir: dir, All: true})
+		if err != nil || code != ExitOK {
+			b.Fatalf("validate: exit %d, %v", code, err)
+		}
+		if len(rep.Results) != 0 {
+			b.Fatalf("validate found %d results in a clean tree", len(rep.Results))
+		}
+	}
+}
+
+// walkPages lists the tree's Markdown files the way the engine does without git.
+func walkPages(b *testing.B, dir string) []string {
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			files = append(files, p)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return files
+}
+
+// BenchmarkBaselineSplit reads every file and splits off its frontmatter,
+// with the engine's parallelism, and nothing else.
+func BenchmarkBaselineSplit(b *testing.B) {
+	dir := tree(b)
+	for b.Loop() {
+		files := walkPages(b, dir)
+		parallel(runtime.NumCPU(), len(files), func(i int) {
+			src, err := os.ReadFile(files[i])
+			if err != nil {
+				panic(err)
+			}
+			_ = frontmatter.Split(src)
+		})
+	}
+}
+
+// BenchmarkBaselineParse reads every file, splits off its frontmatter and
+// parses YAML frontmatter into yaml.Node (TOML pages are only split, which
+// makes the baseline cheaper, not dearer).
+func BenchmarkBaselineParse(b *testing.B) {
+	dir := tree(b)
+	for b.Loop() {
+		files := walkPages(b, dir)
+		parallel(runtime.NumCPU(), len(files), func(i int) {
+			src, err := os.ReadFile(files[i])
+			if err != nil {
+				panic(err)
+			}
+			doc := frontmatter.Split(src)
+			if doc.Format == frontmatter.FormatYAML {
+				var n yaml.Node
+				if err := yaml.Unmarshal(doc.Text, &n); err != nil {
+					panic(err)
+				}
+			}
+		})
+	}
+}
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binPath string
+	binErr  error
+)
+
+// binary builds evalgate once for the whole-process benchmarks.
+func binary(b *testing.B) string {
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "evalgate-bench-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "evalgate")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/evalgate/evalgate/cmd/evalgate").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		b.Fatal(binErr)
+	}
+	return binPath
+}
+
+// runProcess runs the binary and returns its peak resident memory in MB.
+func runProcess(b *testing.B, dir string, wantCode int, args ...string) float64 {
+	cmd := exec.Command(binary(b), args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); code != wantCode {
+		b.Fatalf("evalgate %s: exit %d (%v), want %d: %s", strings.Join(args, " "), code, err, wantCode, stderr.String())
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return float64(ru.Maxrss) / 1024 // Linux reports kilobytes
+	}
+	return 0
+}
+
+// BenchmarkProcessVersion is `evalgate version` as a whole process.
+func BenchmarkProcessVersion(b *testing.B) {
+	dir := tree(b)
+	binary(b)
+	for b.Loop() {
+		runProcess(b, dir, 0, "version")
+	}
+}
+
+// BenchmarkProcessValidateOnePage is what pre-commit does: validate one page
+// given as a path, as a whole process.
+func BenchmarkProcessValidateOnePage(b *testing.B) {
+	dir := tree(b)
+	binary(b)
+	for b.Loop() {
+		runProcess(b, dir, 0, "validate", "section-03/page-00003.md")
+	}
+}
+
+// BenchmarkProcessTree runs validate and check over the whole tree as
+// processes and reports their peak memory.
+func BenchmarkProcessTree(b *testing.B) {
+	dir := tree(b)
+	binary(b)
+	for _, cmd := range []string{"validate", "check"} {
+		b.Run(cmd, func(b *testing.B) {
+			var peak float64
+			for b.Loop() {
+				peak = max(peak, runProcess(b, dir, 0, cmd, "--all"))
+			}
+			b.ReportMetric(peak, "peak-MB")
+		})
+	}
+}
+
+// BenchmarkCommandEvals grades 1,000 command evals of a trivial program with
+// --jobs 1 and --jobs 2.
+func BenchmarkCommandEvals(b *testing.B) {
+	dir := b.TempDir()
+	truePath, err := exec.LookPath("true")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var page strings.Builder
+	page.WriteString("---\nevals:\n")
+	for i := range 1000 {
+		fmt.Fprintf(&page, "  - {id: e%d, grader: command, command: [%q]}\n", i, truePath)
+	}
+	page.WriteString("---\n# Page\n")
+	if err := os.WriteFile(filepath.Join(dir, "page.md"), []byte(page.String()), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, jobs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
+			for b.Loop() {
+				rep, code, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: []string{"page.md"}, Jobs: jobs})
+				if err != nil || code != ExitOK || rep.Summary.Pass != 1000 {
+					b.Fatalf("check: exit %d, %v, %+v", code, err, rep.Summary)
+				}
+			}
+		})
+	}
+}
