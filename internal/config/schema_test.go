@@ -3,7 +3,6 @@ package config_test
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,28 +30,6 @@ func beyondSchema(faults []diag.Result) bool {
 	return false
 }
 
-func jsonValue(n *frontmatter.Node) any {
-	switch n.Kind {
-	case frontmatter.Number:
-		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
-			return int64(n.Num)
-		}
-		return n.Num
-	case frontmatter.List:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			out[i] = jsonValue(it)
-		}
-		return out
-	case frontmatter.Map:
-		out := make(map[string]any, len(n.Entries))
-		for _, e := range n.Entries {
-			out[e.Key] = jsonValue(e.Value)
-		}
-		return out
-	}
-	return n.Value()
-}
 
 // TestSchemaAgrees: ConfigJSONSchema compiles and agrees with Parse (valid
 // or not) on every testdata config and on a table, except for faults beyond
@@ -125,7 +102,7 @@ func TestSchemaAgrees(t *testing.T) {
 		root, _ := frontmatter.ParseYAML([]byte(ex.text), 1)
 		var v any
 		if root != nil {
-			v = jsonValue(root)
+			v = root.JSONValue()
 		}
 		err := sch.Validate(v)
 		if got, want := err == nil, len(faults) == 0; got != want {

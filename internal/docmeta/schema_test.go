@@ -3,7 +3,6 @@ package docmeta_test
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,37 +135,13 @@ func TestSchemaAgrees(t *testing.T) {
 		if beyondSchema(page) {
 			continue
 		}
-		err := sch.Validate(jsonValue(root))
+		err := sch.Validate(root.JSONValue())
 		if got, want := err == nil, !hasFault(page); got != want {
 			t.Errorf("%s: schema valid=%t, ValidatePage valid=%t\nschema: %v\nresults: %s", ex.name, got, want, err, render(ex.name, page.Results))
 		}
 	}
 }
 
-// jsonValue converts a node to a JSON value; integral numbers become ints,
-// as a JSON decoder would read "3" (3.0 is an integer for JSON Schema too).
-func jsonValue(n *frontmatter.Node) any {
-	switch n.Kind {
-	case frontmatter.Number:
-		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
-			return int64(n.Num)
-		}
-		return n.Num
-	case frontmatter.List:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			out[i] = jsonValue(it)
-		}
-		return out
-	case frontmatter.Map:
-		out := make(map[string]any, len(n.Entries))
-		for _, e := range n.Entries {
-			out[e.Key] = jsonValue(e.Value)
-		}
-		return out
-	}
-	return n.Value()
-}
 
 // TestSchemaPrefixGuard pins the lookahead-free prefix guard on key names.
 func TestSchemaPrefixGuard(t *testing.T) {

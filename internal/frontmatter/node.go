@@ -123,6 +123,36 @@ func (n *Node) Value() any {
 	return nil
 }
 
+// JSONValue converts n into the values a JSON decoder would produce, for
+// JSON Schema validation: like Value, except that an integral number below
+// 2^53 in magnitude becomes an int64, as "3" would decode (3.0 and 1e3 are
+// integers for JSON Schema too).
+func (n *Node) JSONValue() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Number:
+		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
+			return int64(n.Num)
+		}
+		return n.Num
+	case List:
+		out := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			out[i] = it.JSONValue()
+		}
+		return out
+	case Map:
+		out := make(map[string]any, len(n.Entries))
+		for _, e := range n.Entries {
+			out[e.Key] = e.Value.JSONValue()
+		}
+		return out
+	}
+	return n.Value()
+}
+
 // FromValue builds a Node without positions from plain Go values (the kinds
 // Value returns, plus int, int64 and []string). Tests and defaults use it.
 func FromValue(v any) *Node {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -194,28 +195,12 @@ func builtinAnchors(doc ast.Node, src []byte) map[string]bool {
 	return anchors
 }
 
-// builtinStripFrontmatter returns a page's body: the text after a leading YAML ("---" ... "---" or "...")
-// or TOML ("+++" ... "+++") block, with the removed lines kept as empty lines so offsets stay on their
-// lines. A page without a closed block is all body.
+// builtinStripFrontmatter returns a page's body: the text after its frontmatter, with the removed lines kept
+// as empty lines so offsets stay on their lines. A page without frontmatter is all body.
 func builtinStripFrontmatter(page []byte) []byte {
-	src := bytes.TrimPrefix(page, []byte("\xef\xbb\xbf"))
-	first, rest, ok := bytes.Cut(src, []byte("\n"))
-	if !ok {
-		return src
+	d := frontmatter.Split(page)
+	if d.Format == frontmatter.FormatNone {
+		return page
 	}
-	open := string(bytes.TrimRight(first, " \t\r"))
-	if open != "---" && open != "+++" {
-		return src
-	}
-	lines := 1
-	for len(rest) > 0 {
-		var line []byte
-		line, rest, _ = bytes.Cut(rest, []byte("\n"))
-		lines++
-		l := string(bytes.TrimRight(line, " \t\r"))
-		if l == open || (open == "---" && l == "...") {
-			return append(bytes.Repeat([]byte("\n"), lines), rest...)
-		}
-	}
-	return src
+	return append(bytes.Repeat([]byte("\n"), d.BodyLine-1), d.Body...)
 }

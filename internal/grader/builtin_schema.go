@@ -15,7 +15,6 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -87,7 +86,7 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	}
 	var inst any = map[string]any{} // a page without frontmatter has an empty one
 	if tree != nil {
-		inst = tree.Value()
+		inst = tree.JSONValue()
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -324,86 +323,17 @@ func builtinLoadSchemaDoc(abs string) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return n.Value(), nil
+	return n.JSONValue(), nil
 }
 
-// builtinParseData parses YAML (or JSON, read as YAML) into a Node tree with positions. Scalars take their
-// YAML 1.2 core-schema meaning by resolved tag; timestamps and other tags stay strings; aliases are expanded
-// up to 10,000 nodes and 1,000 levels (PRODUCT.md section 10).
+// builtinParseData parses YAML (or JSON, read as YAML) into a Node tree with positions, through the same
+// parser as frontmatter: YAML 1.2 core-schema scalars, duplicate keys refused, alias expansion and nesting
+// bounded (PRODUCT.md section 10). The first problem becomes the error.
 func builtinParseData(data []byte) (*frontmatter.Node, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, err
-	}
-	if doc.Kind == 0 {
-		return &frontmatter.Node{Kind: frontmatter.Null, Text: ""}, nil
-	}
-	budget := 10000
-	return builtinFromYAML(&doc, 0, &budget)
-}
-
-func builtinFromYAML(y *yaml.Node, depth int, budget *int) (*frontmatter.Node, error) {
-	*budget--
-	if *budget < 0 {
-		return nil, fmt.Errorf("line %d: aliases expand beyond 10000 nodes", y.Line)
-	}
-	if depth > 1000 {
-		return nil, fmt.Errorf("line %d: nesting deeper than 1000 levels", y.Line)
-	}
-	pos := diag.Pos{Line: y.Line, Col: y.Column}
-	switch y.Kind {
-	case yaml.DocumentNode:
-		if len(y.Content) == 0 {
-			return &frontmatter.Node{Kind: frontmatter.Null, Pos: pos}, nil
-		}
-		return builtinFromYAML(y.Content[0], depth+1, budget)
-	case yaml.AliasNode:
-		n, err := builtinFromYAML(y.Alias, depth+1, budget)
-		if err != nil {
-			return nil, err
-		}
-		cp := *n
-		cp.Pos = pos
-		return &cp, nil
-	case yaml.SequenceNode:
-		n := &frontmatter.Node{Kind: frontmatter.List, Pos: pos}
-		for _, c := range y.Content {
-			it, err := builtinFromYAML(c, depth+1, budget)
-			if err != nil {
-				return nil, err
-			}
-			n.Items = append(n.Items, it)
-		}
-		return n, nil
-	case yaml.MappingNode:
-		n := &frontmatter.Node{Kind: frontmatter.Map, Pos: pos}
-		seen := make(map[string]bool, len(y.Content)/2)
-		for i := 0; i+1 < len(y.Content); i += 2 {
-			k, v := y.Content[i], y.Content[i+1]
-			val, err := builtinFromYAML(v, depth+1, budget)
-			if err != nil {
-				return nil, err
-			}
-			if seen[k.Value] {
-				return nil, fmt.Errorf("line %d: duplicate key %q", k.Line, k.Value)
-			}
-			seen[k.Value] = true
-			n.Entries = append(n.Entries, frontmatter.Entry{Key: k.Value, KeyPos: diag.Pos{Line: k.Line, Col: k.Column}, Value: val})
-		}
-		return n, nil
-	}
-	n := &frontmatter.Node{Kind: frontmatter.String, Pos: pos, Text: y.Value}
-	switch y.ShortTag() {
-	case "!!null":
-		n.Kind = frontmatter.Null
-	case "!!bool":
-		if err := y.Decode(&n.Bool); err == nil {
-			n.Kind = frontmatter.Bool
-		}
-	case "!!int", "!!float":
-		if err := y.Decode(&n.Num); err == nil {
-			n.Kind = frontmatter.Number
-		}
+	n, problems := frontmatter.ParseYAML(data, 1)
+	if len(problems) > 0 {
+		p := problems[0]
+		return nil, fmt.Errorf("line %d: %s", p.Pos.Line, p.Message)
 	}
 	return n, nil
 }

@@ -59,9 +59,10 @@ func builtinSchemaRepo(t *testing.T) (repo string, in *ToolInput) {
 		"repo/docs/page.md":             builtinTestPage + "# Body\n",
 	})
 	repo = filepath.Join(root, "repo")
-	fm, err := builtinParseData([]byte(builtinTestPage))
-	if err != nil {
-		t.Fatal(err)
+	doc := frontmatter.Split([]byte(builtinTestPage))
+	fm, problems := frontmatter.ParseYAML(doc.Text, doc.TextLine)
+	if len(problems) > 0 {
+		t.Fatal(problems)
 	}
 	return repo, &ToolInput{
 		Target:      []byte("# Body\n"),
