@@ -30,7 +30,6 @@ func beyondSchema(faults []diag.Result) bool {
 	return false
 }
 
-
 // TestSchemaAgrees: ConfigJSONSchema compiles and agrees with Parse (valid
 // or not) on every testdata config and on a table, except for faults beyond
 // JSON Schema.

@@ -142,7 +142,6 @@ func TestSchemaAgrees(t *testing.T) {
 	}
 }
 
-
 // TestSchemaPrefixGuard pins the lookahead-free prefix guard on key names.
 func TestSchemaPrefixGuard(t *testing.T) {
 	sch := compileEvalsSchema(t)
