@@ -164,6 +164,9 @@ type Result struct {
 	// Verdictless marks notes that never enter an eval's verdict
 	// (stale_generated_command, shorthand_names_eval, unreviewed_provenance).
 	Verdictless bool
+	// Assertion is the eval's assertion, when it has one: SARIF describes
+	// an eval/* rule with it.
+	Assertion string
 }
 
 // Location renders file:line:col, file:line or file, as the text report does.

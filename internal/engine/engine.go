@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -42,6 +43,7 @@ type Options struct {
 	AllowUntrusted bool     // --allow-untrusted-commands
 	Env            []string // the process environment, "K=V"
 	Version        string   // evalgate's version, for the report
+	Category       string   // --category, for SARIF
 	// Notice receives notices for stderr, one line each, unescaped.
 	Notice func(string)
 }
@@ -95,8 +97,17 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 	r := &run{opts: opts, pages: grader.NewPageCache()}
 	r.root, r.isRepo = FindRoot(opts.Dir)
 	r.rep = &report.Report{
-		Tool:  report.Tool{Name: "evalgate", Version: opts.Version},
-		Scope: report.Scope{Mode: report.ScopeAll},
+		Tool:     report.Tool{Name: "evalgate", Version: opts.Version},
+		Scope:    report.Scope{Mode: report.ScopeAll},
+		Category: opts.Category,
+	}
+	notice := opts.Notice
+	var mu sync.Mutex
+	r.opts.Notice = func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.rep.Notices = append(r.rep.Notices, s)
+		notice(s)
 	}
 
 	cfg, cfgResults, err := r.loadConfig()

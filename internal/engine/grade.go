@@ -79,6 +79,7 @@ func evalResult(ps *pageState, ev *docmeta.Eval) diag.Result {
 	return diag.Result{
 		Source: diag.SourcePage, File: ps.rel, Pos: ev.Pos, Check: ev.ID,
 		Grader: ev.Grader, Type: ev.Type, Severity: ev.Severity, Weight: ev.Weight,
+		Assertion: ev.Assertion,
 	}
 }
 

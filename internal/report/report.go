@@ -20,7 +20,13 @@ type Report struct {
 	// Notices are the run's notices (also written to stderr); writers that
 	// have a place for them (the job summary, SARIF notifications) use them.
 	Notices []string
+	// Category is --category: SARIF's automationDetails.id is Category+"/".
+	Category string
 }
+
+// Partial reports whether the run saw only part of the repository (a
+// changed-files run): code scanning must not read its silence as fixes.
+func (r *Report) Partial() bool { return r.Scope.Mode == ScopeChanged }
 
 // Tool names the program that wrote the report.
 type Tool struct {
