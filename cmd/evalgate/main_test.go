@@ -43,12 +43,16 @@ func TestScript(t *testing.T) {
 			env.Setenv("GIT_AUTHOR_EMAIL", "evalgate@example.invalid")
 			env.Setenv("GIT_COMMITTER_NAME", "evalgate")
 			env.Setenv("GIT_COMMITTER_EMAIL", "evalgate@example.invalid")
+			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+			env.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitgone": cmdWaitGone,
 			"hostile":  cmdHostile,
 			"normjson": cmdNormJSON,
+			"gitsha":   cmdGitSHA,
+			"subst":    cmdSubst,
 		},
 	})
 }
@@ -216,3 +220,24 @@ func cmdNormJSON(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 var durations = regexp.MustCompile(`"duration_ms": [0-9]+`)
+
+// cmdGitSHA sets an environment variable to a commit's SHA:
+// `gitsha VAR DIR REV` runs `git -C DIR rev-parse REV`.
+func cmdGitSHA(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 || neg {
+		ts.Fatalf("usage: gitsha VAR DIR REV")
+	}
+	out, err := exec.Command("git", "-C", ts.MkAbs(args[1]), "rev-parse", args[2]).Output()
+	ts.Check(err)
+	ts.Setenv(args[0], strings.TrimSpace(string(out)))
+}
+
+// cmdSubst copies IN to OUT with $VAR and ${VAR} expanded from the script's
+// environment: `subst IN OUT` (for event payloads holding commit SHAs).
+func cmdSubst(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || neg {
+		ts.Fatalf("usage: subst IN OUT")
+	}
+	text := os.Expand(ts.ReadFile(args[0]), ts.Getenv)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(text), 0o644))
+}

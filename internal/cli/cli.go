@@ -36,6 +36,8 @@ Usage:
 Flags of check and validate (before or after PATH; -- ends flags):
   --config FILE      config file (default .evalgate.yaml or .evalgate.yml at the repository root)
   --all              check every selected file of the repository
+  --base REF         check what changed since the merge base of REF and HEAD,
+                     plus uncommitted and untracked files
   --format FORMAT    stdout format: text or json (default text)
   --json FILE        also write the JSON report to FILE
   --jobs N           graders run in parallel (default: number of CPUs)
@@ -119,6 +121,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	var (
 		configFlag = fs.String("config", "", "")
 		all        = fs.Bool("all", false, "")
+		base       = fs.String("base", "", "")
 		format     = fs.String("format", "text", "")
 		jsonFile   = fs.String("json", "", "")
 		jobs       = fs.Int("jobs", 0, "")
@@ -152,7 +155,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, code, err := engine.Run(ctx, engine.Options{
-		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all,
+		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(),
 		Notice:  func(s string) { fmt.Fprintln(stderr, report.OneLine(s)) },

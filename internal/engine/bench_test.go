@@ -59,6 +59,9 @@ func TestMain(m *testing.M) {
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
+	if gitTreeDir != "" {
+		os.RemoveAll(gitTreeDir)
+	}
 	os.Exit(code)
 }
 
@@ -279,4 +282,82 @@ func BenchmarkCommandEvals(b *testing.B) {
 			}
 		})
 	}
+}
+
+var (
+	gitTreeOnce sync.Once
+	gitTreeDir  string
+	gitTreeErr  error
+)
+
+// changedPages are the pages the changed-files benchmarks edit.
+var changedPages = func() []string {
+	var pages []string
+	for i := range 10 {
+		n := i * 300 // every third page has evals: keep a mix
+		pages = append(pages, fmt.Sprintf("section-%02d/page-%05d.md", n%50, n))
+	}
+	return pages
+}()
+
+// gitTree is the tree as a git repository with one commit, and then ten
+// pages edited in the working tree.
+func gitTree(b *testing.B) string {
+	gitTreeOnce.Do(func() {
+		gitTreeDir, gitTreeErr = os.MkdirTemp("", "evalgate-bench-git-")
+		if gitTreeErr != nil {
+			return
+		}
+		if gitTreeErr = writeTree(gitTreeDir, treePages); gitTreeErr != nil {
+			return
+		}
+		git := func(args ...string) error {
+			cmd := exec.Command("git", append([]string{"-C", gitTreeDir, "-c", "user.name=b", "-c", "user.email=b@b", "-c", "commit.gpgsign=false"}, args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				return fmt.Errorf("git %v: %v: %s", args, err, out)
+			}
+			return nil
+		}
+		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "tree"}} {
+			if gitTreeErr = git(args...); gitTreeErr != nil {
+				return
+			}
+		}
+		for _, p := range changedPages {
+			f, err := os.OpenFile(filepath.Join(gitTreeDir, p), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				gitTreeErr = err
+				return
+			}
+			fmt.Fprintln(f, "\nAn edit.")
+			f.Close()
+		}
+	})
+	if gitTreeErr != nil {
+		b.Fatal(gitTreeErr)
+	}
+	return gitTreeDir
+}
+
+// BenchmarkCheckChanged compares `check --base HEAD` on ten edited pages of
+// a 10,000-page repository with `check` on the same ten pages given as
+// paths: change detection must not scan the whole tree.
+func BenchmarkCheckChanged(b *testing.B) {
+	dir := gitTree(b)
+	b.Run("base", func(b *testing.B) {
+		for b.Loop() {
+			rep, _, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Base: "HEAD"})
+			if err != nil || len(rep.Scope.Files) != len(changedPages) {
+				b.Fatalf("check --base: %v, %d files", err, len(rep.Scope.Files))
+			}
+		}
+	})
+	b.Run("paths", func(b *testing.B) {
+		for b.Loop() {
+			rep, _, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: changedPages})
+			if err != nil || len(rep.Scope.Files) != len(changedPages) {
+				b.Fatalf("check PATH...: %v, %d files", err, len(rep.Scope.Files))
+			}
+		}
+	})
 }

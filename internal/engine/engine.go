@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/grader"
@@ -37,6 +38,7 @@ type Options struct {
 	ConfigFlag string   // --config as given (relative to Dir); "" for the default
 	Paths      []string // PATH arguments as given (relative to Dir)
 	All        bool     // --all
+	Base       string   // --base REF; "" when not given
 	Jobs       int      // --jobs; < 1 means the number of CPUs
 	// FailOn is the least severity of a fail that blocks, or FailOnNone.
 	FailOn         diag.Severity
@@ -79,6 +81,12 @@ type run struct {
 	whole  bool // suites are seen whole (scope all)
 	// fromArgs: the files came from PATH arguments, not from a listing.
 	fromArgs bool
+
+	inActions   bool           // GITHUB_ACTIONS=true
+	event       *changes.Event // the GitHub event; nil outside Actions
+	pagesM      *matcher       // the config's page selection
+	files       []string       // the repository's candidate files, listed once
+	companionOf map[string]bool // touched files some selected page reads
 }
 
 // Run carries out one run. It returns the report and the exit status; an
@@ -91,8 +99,8 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 	if opts.Notice == nil {
 		opts.Notice = func(string) {}
 	}
-	if opts.All && len(opts.Paths) > 0 {
-		return nil, ExitUsage, usagef("--all and PATH arguments exclude each other")
+	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
+		return nil, ExitUsage, usagef("--all, --base and PATH arguments exclude each other")
 	}
 	r := &run{opts: opts, pages: grader.NewPageCache()}
 	r.root, r.isRepo = FindRoot(opts.Dir)
@@ -154,6 +162,13 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 	return r.rep, ExitOK, nil
 }
 
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")
 
@@ -204,9 +219,9 @@ func (r *run) setupCommands() {
 		}
 		return ""
 	}
-	inActions := getenv("GITHUB_ACTIONS") == "true"
+	r.inActions = getenv("GITHUB_ACTIONS") == "true"
 	r.policy = grader.Policy{
-		InActions:       inActions,
+		InActions:       r.inActions,
 		AllowUntrusted:  r.opts.AllowUntrusted,
 		FrontmatterDeny: r.cfg.Commands.FrontmatterDeny,
 	}
@@ -216,9 +231,16 @@ func (r *run) setupCommands() {
 			r.policy.Allow = []string{}
 		}
 	}
-	if inActions {
-		r.policy.Event = getenv("GITHUB_EVENT_NAME")
-		r.policy.ForkPR = isForkPR(getenv("GITHUB_EVENT_PATH"))
+	if r.inActions {
+		name, path := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+		ev, err := changes.LoadEvent(name, path)
+		if err != nil {
+			r.opts.Notice("evalgate: cannot read the event payload: " + err.Error())
+		}
+		r.event = ev
+		r.policy.Event = name
+		// An unreadable payload cannot vouch for the pull request.
+		r.policy.ForkPR = ev.Fork() || (err != nil && path != "")
 	}
 	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
 }

@@ -1,13 +1,19 @@
 package engine
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/changes"
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -17,48 +23,362 @@ type selection struct {
 	checked []string // every selected file checked, for the report's scope
 }
 
-// selectFiles picks the files of the run: the PATH arguments filtered by the
-// config's selection, or every candidate file of the repository.
+// selectFiles picks the files of the run (PRODUCT.md §2): the PATH arguments
+// filtered by the config's selection, what a change touched (--base, or a
+// pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
-	pagesM := &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude}
-	sel := &selection{}
-	if len(r.opts.Paths) > 0 {
-		r.rep.Scope.Mode = report.ScopePaths
-		r.fromArgs = true
-		for _, p := range r.opts.Paths {
-			rel, err := r.pathArg(p)
-			if err != nil {
-				return nil, err
-			}
-			if pagesM.Match(rel) {
-				sel.pages = append(sel.pages, rel)
-				continue
-			}
-			name := r.cfg.Path
-			if name == "" {
-				name = "(no config)"
-			}
-			r.opts.Notice("evalgate: not selected by " + name + ": " + p)
-		}
-	} else {
-		r.whole = true
-		if !r.opts.All {
+	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude}
+	var (
+		sel *selection
+		err error
+	)
+	switch {
+	case len(r.opts.Paths) > 0:
+		sel, err = r.selectPaths(ctx)
+	case r.opts.Base != "" || (r.inActions && !r.opts.All):
+		sel, err = r.selectChanged(ctx)
+	default:
+		if !r.opts.All && !r.inActions {
 			r.opts.Notice("evalgate: no PATH given: checking everything")
 		}
-		files, err := ListFiles(ctx, r.root, r.isRepo)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range files {
-			if pagesM.Match(f) {
-				sel.pages = append(sel.pages, f)
-			}
-		}
+		sel, err = r.selectAll(ctx)
+	}
+	if err != nil {
+		return nil, err
 	}
 	slices.Sort(sel.pages)
 	sel.pages = slices.Compact(sel.pages)
 	sel.checked = slices.Clone(sel.pages)
 	return sel, nil
+}
+
+// selectAll is scope all: every selected file; suites are seen whole.
+func (r *run) selectAll(ctx context.Context) (*selection, error) {
+	r.whole = true
+	r.rep.Scope.Mode = report.ScopeAll
+	files, err := r.listFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sel := &selection{}
+	for _, f := range files {
+		if r.pagesM.Match(f) {
+			sel.pages = append(sel.pages, f)
+		}
+	}
+	return sel, nil
+}
+
+// listFiles lists the repository's candidate files once per run.
+func (r *run) listFiles(ctx context.Context) ([]string, error) {
+	if r.files == nil {
+		files, err := ListFiles(ctx, r.root, r.isRepo)
+		if err != nil {
+			return nil, err
+		}
+		r.files = files
+	}
+	return r.files, nil
+}
+
+// selectPaths checks the PATH arguments the config selects, plus, for
+// check, the pages that depend on them.
+func (r *run) selectPaths(ctx context.Context) (*selection, error) {
+	r.rep.Scope.Mode = report.ScopePaths
+	r.fromArgs = true
+	sel := &selection{}
+	var given []string
+	for _, p := range r.opts.Paths {
+		rel, err := r.pathArg(p)
+		if err != nil {
+			return nil, err
+		}
+		given = append(given, rel)
+		if r.pagesM.Match(rel) {
+			sel.pages = append(sel.pages, rel)
+			continue
+		}
+		if rel == r.cfg.Path || r.opts.Mode == ModeCheck {
+			continue // the config, or maybe a companion: see dependents
+		}
+		r.notSelected(p)
+	}
+	if r.opts.Mode != ModeCheck {
+		return sel, nil
+	}
+	if slices.Contains(given, r.cfg.Path) && r.cfg.Path != "" {
+		r.opts.Notice("evalgate: the config " + r.cfg.Path + " is among the files: checking everything")
+		return r.selectAll(ctx)
+	}
+	deps, err := r.dependents(ctx, given)
+	if err != nil {
+		return nil, err
+	}
+	for _, rel := range given {
+		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.companionOf[rel] {
+			r.notSelected(rel)
+		}
+	}
+	sel.pages = append(sel.pages, deps...)
+	return sel, nil
+}
+
+func (r *run) notSelected(p string) {
+	name := r.cfg.Path
+	if name == "" {
+		name = "(no config)"
+	}
+	r.opts.Notice("evalgate: not selected by " + name + ": " + p)
+}
+
+// selectChanged checks what a change touched: --base REF, or the pull
+// request of a GitHub event. Any doubt checks everything.
+func (r *run) selectChanged(ctx context.Context) (*selection, error) {
+	ch, err := changes.Detect(ctx, changes.Request{
+		Root: r.root, Base: r.opts.Base, InActions: r.inActions, Event: r.event,
+	})
+	var uerr *changes.UsageError
+	if errors.As(err, &uerr) {
+		return nil, &UsageError{Msg: uerr.Msg}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if ch.All {
+		if ch.Notice != "" {
+			r.opts.Notice(ch.Notice)
+		}
+		return r.selectAll(ctx)
+	}
+	touched := append(slices.Clone(ch.Changed), ch.Deleted...)
+	if r.cfg.Path != "" && slices.Contains(touched, r.cfg.Path) {
+		r.opts.Notice("evalgate: the change touches the config " + r.cfg.Path + ": checking everything")
+		r.noticeCommandsChange(ctx, ch.BaseSHA)
+		return r.selectAll(ctx)
+	}
+	r.rep.Scope.Mode = report.ScopeChanged
+	r.rep.Scope.Base = ch.BaseSHA
+	sel := &selection{}
+	for _, f := range ch.Changed {
+		if r.pagesM.Match(f) {
+			sel.pages = append(sel.pages, f)
+		}
+	}
+	if r.opts.Mode == ModeCheck {
+		deps, err := r.dependents(ctx, touched)
+		if err != nil {
+			return nil, err
+		}
+		sel.pages = append(sel.pages, deps...)
+	}
+	return sel, nil
+}
+
+// noticeCommandsChange says so when the change edits the config's commands
+// section: commands.* are hygiene, not a boundary against a pull request
+// that edits them (PRODUCT.md §8).
+func (r *run) noticeCommandsChange(ctx context.Context, base string) {
+	cmds := r.cfg.Commands
+	if base == "" || !cmds.Pos.Known() {
+		return
+	}
+	lines, err := changes.ChangedLines(ctx, r.root, base, r.cfg.Path)
+	if err != nil {
+		return
+	}
+	for _, l := range lines {
+		if l >= cmds.Pos.Line && l <= cmds.EndLine {
+			r.opts.Notice("evalgate: the change edits the commands section of " + r.cfg.Path +
+				": commands.* come from the checked-out config and are not a boundary against this change")
+			return
+		}
+	}
+}
+
+// dependents returns the selected pages that name one of the touched files
+// (changed, moved or deleted) as a companion (`target: {source: file}`) or
+// an options file (a schema), directly or through a config eval they reach
+// with use: or eval-suite (PRODUCT.md §2). It reads only pages whose text
+// mentions a touched file's name, found with one `git grep` where git works.
+func (r *run) dependents(ctx context.Context, touched []string) ([]string, error) {
+	if len(touched) == 0 {
+		return nil, nil
+	}
+	r.companionOf = map[string]bool{}
+	set := map[string]bool{}
+	for _, t := range touched {
+		set[t] = true
+	}
+	// Pages can reach a touched file through a config eval; then the page
+	// names the eval (or its suite), not the file.
+	needles := r.configNeedles(set)
+	for _, t := range touched {
+		needles = append(needles, path.Base(t))
+	}
+	candidates, err := r.pagesMentioning(ctx, needles)
+	if err != nil {
+		return nil, err
+	}
+	var deps []string
+	for _, page := range candidates {
+		src, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(page)))
+		if err != nil {
+			continue
+		}
+		doc := frontmatter.Split(src)
+		root, _ := frontmatter.Parse(doc)
+		if root == nil || root.Kind != frontmatter.Map {
+			continue
+		}
+		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog)) {
+			if set[ref] {
+				deps = append(deps, page)
+				r.companionOf[ref] = true
+				break
+			}
+		}
+	}
+	return deps, nil
+}
+
+// configNeedles returns the ids of config evals and the names of suites that
+// name a touched file through their options (paths relative to the config's
+// directory), so that pages using them are found.
+func (r *run) configNeedles(touched map[string]bool) []string {
+	cat := r.cfg.Catalog
+	if cat == nil {
+		return nil
+	}
+	var needles []string
+	refers := func(ev *docmeta.Eval) bool {
+		for _, p := range optionPaths(ev) {
+			if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p))); ok && touched[rel] {
+				return true
+			}
+		}
+		// A config eval's companion is relative to each page that uses it:
+		// any such page may depend on a file of that name.
+		return ev.Target.Kind == docmeta.TargetFile && anyBase(touched, path.Base(ev.Target.Path))
+	}
+	for id, ev := range cat.Evals {
+		if refers(ev) {
+			needles = append(needles, id)
+		}
+	}
+	for name, su := range cat.Suites {
+		if slices.ContainsFunc(su.Evals, refers) {
+			needles = append(needles, name)
+		}
+	}
+	slices.Sort(needles)
+	return needles
+}
+
+func anyBase(set map[string]bool, base string) bool {
+	for f := range set {
+		if path.Base(f) == base {
+			return true
+		}
+	}
+	return false
+}
+
+// optionPaths lists the paths inside an eval's options that name files:
+// tool:frontmatter-schema's schema.
+func optionPaths(ev *docmeta.Eval) []string {
+	if ev.Grader != "tool:frontmatter-schema" {
+		return nil
+	}
+	if e := ev.Options.Get("schema"); e != nil && e.Value.Kind == frontmatter.String {
+		return []string{e.Value.Text}
+	}
+	return nil
+}
+
+// fileRefs lists the repository-relative files a page's evals read besides
+// the page: companions and options files.
+func (r *run) fileRefs(page string, p *docmeta.Page) []string {
+	pageDir := filepath.Join(r.root, filepath.FromSlash(path.Dir(page)))
+	var refs []string
+	add := func(base, rel string) {
+		if filepath.IsAbs(rel) {
+			return
+		}
+		if ref, ok := relSlash(r.root, filepath.Join(base, filepath.FromSlash(rel))); ok {
+			refs = append(refs, ref)
+		}
+	}
+	for _, ev := range p.Evals {
+		if ev.Target.Kind == docmeta.TargetFile {
+			add(pageDir, ev.Target.Path)
+		}
+		optDir := pageDir
+		if ev.Origin == docmeta.OriginConfig {
+			optDir = r.cfg.Dir
+		}
+		for _, o := range optionPaths(ev) {
+			add(optDir, o)
+		}
+	}
+	return refs
+}
+
+// pagesMentioning returns the selected pages whose text holds one of the
+// needles: `git grep` where git works (it reads the tree in parallel, in C),
+// else a read of each page.
+func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, error) {
+	if r.isRepo {
+		if pages, err := r.gitGrep(ctx, needles); err == nil {
+			return pages, nil
+		}
+	}
+	files, err := r.listFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if !r.pagesM.Match(f) {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(f)))
+		if err != nil {
+			continue
+		}
+		text := frontmatter.Split(src).Text
+		for _, n := range needles {
+			if bytes.Contains(text, []byte(n)) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out, nil
+}
+
+func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
+	args := []string{"-C", r.root, "-c", "core.quotePath=false", "grep", "-l", "-z", "-I", "-F", "--untracked"}
+	for _, n := range needles {
+		args = append(args, "-e", n)
+	}
+	args = append(args, "--")
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 1 {
+		return nil, nil // no match
+	}
+	if err != nil {
+		return nil, err
+	}
+	var pages []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f != "" && r.pagesM.Match(f) {
+			pages = append(pages, f)
+		}
+	}
+	return pages, nil
 }
 
 // pathArg turns a PATH argument into a repository-relative path; a path that
@@ -85,21 +405,9 @@ func (r *run) pathArg(p string) (string, error) {
 // cfgPrefix is the config's directory, repository-relative ("" for the root):
 // globs in the config are relative to it.
 func (r *run) cfgPrefix() string {
-	dir := filepath.ToSlash(filepath.Dir(r.cfg.Path))
+	dir := path.Dir(r.cfg.Path)
 	if r.cfg.Path == "" || dir == "." {
 		return ""
 	}
-	return strings.TrimSuffix(dir, "/")
-}
-
-func isForkPR(eventPath string) bool {
-	if eventPath == "" {
-		return false
-	}
-	ev, err := changes.LoadEvent("", eventPath)
-	if err != nil {
-		// An unreadable payload cannot vouch for the pull request.
-		return true
-	}
-	return ev.Fork()
+	return dir
 }
