@@ -82,10 +82,10 @@ type run struct {
 	// fromArgs: the files came from PATH arguments, not from a listing.
 	fromArgs bool
 
-	inActions   bool           // GITHUB_ACTIONS=true
-	event       *changes.Event // the GitHub event; nil outside Actions
-	pagesM      *matcher       // the config's page selection
-	files       []string       // the repository's candidate files, listed once
+	inActions   bool            // GITHUB_ACTIONS=true
+	event       *changes.Event  // the GitHub event; nil outside Actions
+	pagesM      *matcher        // the config's page selection
+	files       []string        // the repository's candidate files, listed once
 	companionOf map[string]bool // touched files some selected page reads
 }
 
