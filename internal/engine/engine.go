@@ -87,6 +87,8 @@ type run struct {
 	pagesM      *matcher        // the config's page selection
 	files       []string        // the repository's candidate files, listed once
 	companionOf map[string]bool // touched files some selected page reads
+	hasEvals    bool            // some selected page has an evals or eval-* key
+	verdicts    []evalVerdict   // every graded eval's verdict, for the scores
 }
 
 // Run carries out one run. It returns the report and the exit status; an
@@ -138,22 +140,26 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 	}
 	r.rep.Scope.Files = files.checked
 
-	pages := r.loadPages(files.pages)
-	hasEvals := false
-	for _, p := range pages {
-		r.rep.Results = append(r.rep.Results, p.results...)
-		if p.page != nil && p.page.HasEvals {
-			hasEvals = true
+	// Pages are read, validated and graded a chunk at a time, so that only
+	// one chunk's bytes are held at once (memory stays bounded).
+	for chunk := range slices.Chunk(files.pages, pageChunk) {
+		pages := r.loadPages(chunk)
+		for _, p := range pages {
+			r.rep.Results = append(r.rep.Results, p.results...)
+			r.hasEvals = r.hasEvals || (p.page != nil && p.page.HasEvals)
+		}
+		if opts.Mode == ModeCheck {
+			r.gradePages(ctx, pages)
+		} else {
+			r.validateTargets(pages)
 		}
 	}
-	if r.whole && !hasEvals {
+	if r.whole && !r.hasEvals {
 		r.finish()
 		return r.rep, ExitUsage, errNothing
 	}
 	if opts.Mode == ModeCheck {
-		r.gradeAll(ctx, pages)
-	} else {
-		r.validateTargets(pages)
+		r.score()
 	}
 	r.finish()
 	if r.rep.Summary.Blocking > 0 {
@@ -168,6 +174,9 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// pageChunk is how many pages are read and graded at a time.
+const pageChunk = 512
 
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")

@@ -27,9 +27,9 @@ type evalJob struct {
 	results []diag.Result
 }
 
-// gradeAll grades every eval of every page in parallel, bounded by --jobs,
-// then scores evals and suites.
-func (r *run) gradeAll(ctx context.Context, pages []*pageState) {
+// gradePages grades every eval of pages in parallel, bounded by --jobs, and
+// records each eval's verdict for the scores.
+func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 	var jobs []*evalJob
 	for _, ps := range pages {
 		if ps.page == nil {
@@ -44,16 +44,22 @@ func (r *run) gradeAll(ctx context.Context, pages []*pageState) {
 		}
 		for _, ev := range ps.page.Evals {
 			jobs = append(jobs, &evalJob{ps: ps, ev: ev})
+			ps.pending.Add(1)
 		}
 	}
 	parallel(r.opts.Jobs, len(jobs), func(i int) {
 		j := jobs[i]
 		j.results = r.gradeSafely(ctx, j.ps, j.ev)
+		if j.ps.pending.Add(-1) == 0 {
+			j.ps.release()
+		}
 	})
 	for _, j := range jobs {
 		r.rep.Results = append(r.rep.Results, j.results...)
+		r.verdicts = append(r.verdicts, evalVerdict{
+			suite: j.ps.page.Suite, weight: j.ev.Weight, outcome: verdict(j.results),
+		})
 	}
-	r.score(pages, jobs)
 }
 
 // gradeSafely grades one eval; a panic becomes the eval's internal_error.
@@ -220,19 +226,10 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	}
 	targetPath := t.abs
 	if targetPath == "" {
-		f, err := os.CreateTemp("", "evalgate-target-*")
-		if err != nil {
+		var err error
+		if targetPath, err = ps.targetFile(t.kind, t.bytes); err != nil {
 			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the target file: "+err.Error())}
 		}
-		defer os.Remove(f.Name())
-		_, werr := f.Write(t.bytes)
-		if cerr := f.Close(); werr == nil {
-			werr = cerr
-		}
-		if werr != nil {
-			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the target file: "+werr.Error())}
-		}
-		targetPath = f.Name()
 	}
 	env := append(r.env[:len(r.env):len(r.env)],
 		"EVALGATE_FILE="+ps.abs, "EVALGATE_TARGET="+targetPath, "EVALGATE_EVAL_ID="+ev.ID)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
@@ -18,11 +19,57 @@ import (
 type pageState struct {
 	rel     string // repository-relative path
 	abs     string
-	src     []byte // the file; kept only for pages with evals to grade
-	doc     frontmatter.Document
+	src     []byte               // the file; kept only while its evals wait to be graded
+	doc     frontmatter.Document // src split; kept with src
 	root    *frontmatter.Node
 	page    *docmeta.Page // nil: no frontmatter or no evals key
 	results []diag.Result
+
+	pending atomic.Int32 // evals of the page not graded yet
+	tmpMu   sync.Mutex
+	tmp     map[string]string // target kind -> a file holding its bytes
+}
+
+// targetFile returns a file holding a target's bytes for {target} and
+// EVALGATE_TARGET, written once per page and target kind and shared by the
+// page's evals (read-only: graders may not edit each other's input).
+func (ps *pageState) targetFile(kind string, b []byte) (string, error) {
+	ps.tmpMu.Lock()
+	defer ps.tmpMu.Unlock()
+	if name, ok := ps.tmp[kind]; ok {
+		return name, nil
+	}
+	f, err := os.CreateTemp("", "evalgate-target-*")
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(b)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(f.Name(), 0o444)
+	}
+	if werr != nil {
+		os.Remove(f.Name())
+		return "", werr
+	}
+	if ps.tmp == nil {
+		ps.tmp = map[string]string{}
+	}
+	ps.tmp[kind] = f.Name()
+	return f.Name(), nil
+}
+
+// release frees what the page's graders needed once the last one is done.
+func (ps *pageState) release() {
+	ps.tmpMu.Lock()
+	defer ps.tmpMu.Unlock()
+	for _, name := range ps.tmp {
+		os.Remove(name)
+	}
+	ps.tmp = nil
+	ps.src, ps.doc = nil, frontmatter.Document{}
 }
 
 // loadPages reads, splits, parses and validates pages in parallel; the
@@ -88,11 +135,11 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		})
 		return ps
 	}
-	ps.doc = frontmatter.Split(src)
-	if ps.doc.Format == frontmatter.FormatNone || !bytes.Contains(ps.doc.Text, evalMarker) {
-		return ps
+	doc := frontmatter.Split(src)
+	if doc.Format == frontmatter.FormatNone || !bytes.Contains(doc.Text, evalMarker) {
+		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
-	root, problems := frontmatter.Parse(ps.doc)
+	root, problems := frontmatter.Parse(doc)
 	fatal := false
 	for _, p := range problems {
 		ps.results = append(ps.results, definitionResult(rel, p))
@@ -111,7 +158,11 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		ps.results = nil // no evals key: no result, not even about the YAML
 		return ps
 	}
-	ps.root, ps.page, ps.src = root, page, src
+	ps.root, ps.page = root, page
+	if r.opts.Mode == ModeCheck && !page.Skip && len(page.Evals) > 0 {
+		// Only graders read the page again; validate keeps nothing.
+		ps.src, ps.doc = src, doc
+	}
 	for _, res := range page.Results {
 		res.Source, res.File = diag.SourcePage, rel
 		ps.results = append(ps.results, res)

@@ -56,28 +56,34 @@ func (t tally) score() float64 {
 	return t.passed / t.graded
 }
 
+// evalVerdict is what the scores need of one graded eval.
+type evalVerdict struct {
+	suite   string // the page's suite, "" for none
+	weight  float64
+	outcome diag.Outcome
+}
+
 // score computes the run's score and the suites' scores, and adds a
 // suite_below_target result for each suite seen whole below its target.
-func (r *run) score(pages []*pageState, jobs []*evalJob) {
+func (r *run) score() {
 	var total tally
 	suites := map[string]*tally{}
 	reached := 0
-	for _, j := range jobs {
-		v := verdict(j.results)
-		if v == diag.Pass || v == diag.Fail || v == diag.Error {
+	for _, v := range r.verdicts {
+		if v.outcome == diag.Pass || v.outcome == diag.Fail || v.outcome == diag.Error {
 			reached++
 		}
-		total.add(v, j.ev.Weight)
-		if name := j.ps.page.Suite; name != "" {
-			if suites[name] == nil {
-				suites[name] = &tally{}
+		total.add(v.outcome, v.weight)
+		if v.suite != "" {
+			if suites[v.suite] == nil {
+				suites[v.suite] = &tally{}
 			}
-			suites[name].add(v, j.ev.Weight)
+			suites[v.suite].add(v.outcome, v.weight)
 		}
 	}
 	s := total.score()
 	r.rep.Summary.Score = &s
-	if reached == 0 && slices.ContainsFunc(pages, func(p *pageState) bool { return p.page != nil && p.page.HasEvals }) {
+	if reached == 0 && r.hasEvals {
 		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
 	}
 
