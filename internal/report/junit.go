@@ -1,0 +1,200 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// The JUnit XML report (PRODUCT.md §5), in the shape CI test reporters read:
+// <testsuites> holds a <testsuite> per file, which holds a <testcase> per
+// result. Field order is attribute and element order.
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
+	Skipped  int         `xml:"skipped,attr"`
+	Time     string      `xml:"time,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
+	Failure   *junitProblem `xml:"failure"`
+	Error     *junitProblem `xml:"error"`
+	Skipped   *junitSkipped `xml:"skipped"`
+}
+
+// junitProblem is a <failure> or an <error>: message and type as attributes,
+// the details as text.
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
+}
+
+// junitCounts counts one suite's or the whole report's cases.
+type junitCounts struct {
+	tests, failures, errors, skipped int
+	ms                               int64
+}
+
+func (c *junitCounts) add(r *diag.Result) {
+	c.tests++
+	switch r.Outcome {
+	case diag.Fail:
+		c.failures++
+	case diag.Error:
+		c.errors++
+	case diag.Skip, diag.Pending:
+		c.skipped++
+	}
+	c.ms += max(0, r.DurationMS)
+}
+
+// WriteJUnit writes r as JUnit XML: a <testsuite> per file (files in bytewise
+// order), a <testcase> per result in report order. A fail is a <failure>, an
+// error an <error>, a skip or pending result <skipped> with its reason;
+// passes are plain testcases. Every count matches the testcases.
+//
+// Text from pages, fixtures and graders goes through OneLine and guardLine,
+// as in the text report: XML 1.0 cannot hold most C0 controls at all, invalid
+// UTF-8 stays readable as \xNN, and a CI tool that prints a name or message
+// to the Actions log prints no workflow command. The output depends only on
+// r: times come from DurationMS, and there is no timestamp.
+func WriteJUnit(w io.Writer, r *Report) error {
+	byFile := map[string][]*diag.Result{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		byFile[res.File] = append(byFile[res.File], res)
+	}
+	files := make([]string, 0, len(byFile))
+	for f := range byFile {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+
+	var total junitCounts
+	out := junitSuites{Name: "evalgate", Suites: make([]junitSuite, 0, len(files))}
+	for _, file := range files {
+		var c junitCounts
+		suite := junitSuite{Name: junitText(file)}
+		for _, res := range byFile[file] {
+			c.add(res)
+			total.add(res)
+			suite.Cases = append(suite.Cases, junitTestCase(res))
+		}
+		suite.Tests, suite.Failures, suite.Errors, suite.Skipped = c.tests, c.failures, c.errors, c.skipped
+		suite.Time = junitSeconds(c.ms)
+		out.Suites = append(out.Suites, suite)
+	}
+	out.Tests, out.Failures, out.Errors, out.Skipped = total.tests, total.failures, total.errors, total.skipped
+	out.Time = junitSeconds(total.ms)
+
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	buf.WriteByte('\n')
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// junitTestCase converts one result.
+func junitTestCase(r *diag.Result) junitCase {
+	c := junitCase{
+		Name:      junitCaseName(r),
+		Classname: junitText(r.File),
+		Time:      junitSeconds(max(0, r.DurationMS)),
+	}
+	switch r.Outcome {
+	case diag.Fail:
+		c.Failure = &junitProblem{Message: junitText(r.Message), Type: junitText(r.Code), Text: junitDetails(r)}
+	case diag.Error:
+		c.Error = &junitProblem{Message: junitText(r.Message), Type: junitText(r.Code), Text: junitDetails(r)}
+	case diag.Skip, diag.Pending:
+		c.Skipped = &junitSkipped{Message: junitText(string(r.Outcome) + ": " + r.Message)}
+	}
+	return c
+}
+
+// junitCaseName is "CHECK [CODE] line N": the check, the case id when there
+// is one, the code, and the line when it is known. EvalCase and jev results
+// of one assertion or field differ only by their case, so it is part of the
+// name.
+func junitCaseName(r *diag.Result) string {
+	var b strings.Builder
+	b.WriteString(r.Check)
+	if r.CaseID != "" {
+		b.WriteString(" ")
+		b.WriteString(r.CaseID)
+	}
+	if r.Code != "" {
+		fmt.Fprintf(&b, " [%s]", r.Code)
+	}
+	if r.Pos.Line > 0 {
+		fmt.Fprintf(&b, " line %d", r.Pos.Line)
+	}
+	return junitText(b.String())
+}
+
+// junitDetails is the text of a <failure> or <error>: the text report's line
+// for the result, then its case id and evidence, one line each.
+func junitDetails(r *diag.Result) string {
+	label := r.Severity.String()
+	if r.Outcome == diag.Error {
+		label = "error"
+	}
+	lines := []string{fmt.Sprintf("%s: %s: %s: %s [%s]",
+		OneLine(r.Location()), label, OneLine(r.Check), OneLine(r.Message), OneLine(r.Code))}
+	if r.CaseID != "" {
+		lines = append(lines, "case_id: "+OneLine(r.CaseID))
+	}
+	if len(r.Evidence) > 0 {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(r.Evidence); err == nil {
+			lines = append(lines, "evidence: "+OneLine(string(bytes.TrimSuffix(guardJSON(buf.Bytes()), []byte("\n")))))
+		}
+	}
+	for i, l := range lines {
+		lines[i] = guardLine(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// junitText escapes page, fixture and grader text for an attribute.
+func junitText(s string) string { return guardLine(OneLine(s)) }
+
+// junitSeconds writes milliseconds as seconds with three decimals, exactly.
+func junitSeconds(ms int64) string {
+	return fmt.Sprintf("%d.%03d", ms/1000, ms%1000)
+}

@@ -1,0 +1,251 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// The JUnit document as a reader sees it.
+type junitDocT struct {
+	XMLName  xml.Name      `xml:"testsuites"`
+	Name     string        `xml:"name,attr"`
+	Tests    int           `xml:"tests,attr"`
+	Failures int           `xml:"failures,attr"`
+	Errors   int           `xml:"errors,attr"`
+	Skipped  int           `xml:"skipped,attr"`
+	Time     string        `xml:"time,attr"`
+	Suites   []junitSuiteT `xml:"testsuite"`
+}
+
+type junitSuiteT struct {
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Skipped  int          `xml:"skipped,attr"`
+	Time     string       `xml:"time,attr"`
+	Cases    []junitCaseT `xml:"testcase"`
+}
+
+type junitCaseT struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Time      string         `xml:"time,attr"`
+	Failure   *junitProblemT `xml:"failure"`
+	Error     *junitProblemT `xml:"error"`
+	Skipped   *struct {
+		Message string `xml:"message,attr"`
+	} `xml:"skipped"`
+}
+
+type junitProblemT struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// find returns the testcase named name in the suite of file suite.
+func (d *junitDocT) find(t *testing.T, suite, name string) *junitCaseT {
+	t.Helper()
+	for i := range d.Suites {
+		for j := range d.Suites[i].Cases {
+			if d.Suites[i].Name == suite && d.Suites[i].Cases[j].Name == name {
+				return &d.Suites[i].Cases[j]
+			}
+		}
+	}
+	t.Fatalf("no testcase %q in suite %q", name, suite)
+	return nil
+}
+
+func writeJUnit(t *testing.T, r *Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// checkJUnit parses a JUnit document strictly and checks that every count
+// matches its testcases and that the report's results are all there.
+func checkJUnit(t *testing.T, r *Report, out []byte) *junitDocT {
+	t.Helper()
+	if !utf8.Valid(out) {
+		t.Error("the JUnit XML is not UTF-8")
+	}
+	// The decoder rejects characters XML 1.0 does not allow.
+	var doc junitDocT
+	dec := xml.NewDecoder(bytes.NewReader(out))
+	dec.Strict = true
+	if err := dec.Decode(&doc); err != nil {
+		t.Fatalf("the JUnit XML does not parse: %v\n%s", err, out)
+	}
+	if doc.Name != "evalgate" {
+		t.Errorf("testsuites name %q", doc.Name)
+	}
+	var tests, failures, errors, skipped int
+	for _, s := range doc.Suites {
+		var f, e, sk int
+		for _, c := range s.Cases {
+			if c.Classname != s.Name {
+				t.Errorf("testcase %q: classname %q in suite %q", c.Name, c.Classname, s.Name)
+			}
+			n := 0
+			if c.Failure != nil {
+				f++
+				n++
+			}
+			if c.Error != nil {
+				e++
+				n++
+			}
+			if c.Skipped != nil {
+				sk++
+				n++
+			}
+			if n > 1 {
+				t.Errorf("testcase %q has %d outcomes", c.Name, n)
+			}
+		}
+		if s.Tests != len(s.Cases) || s.Failures != f || s.Errors != e || s.Skipped != sk {
+			t.Errorf("suite %q counts %d/%d/%d/%d, cases say %d/%d/%d/%d",
+				s.Name, s.Tests, s.Failures, s.Errors, s.Skipped, len(s.Cases), f, e, sk)
+		}
+		tests += len(s.Cases)
+		failures, errors, skipped = failures+f, errors+e, skipped+sk
+	}
+	if doc.Tests != tests || doc.Failures != failures || doc.Errors != errors || doc.Skipped != skipped {
+		t.Errorf("testsuites counts %d/%d/%d/%d, cases say %d/%d/%d/%d",
+			doc.Tests, doc.Failures, doc.Errors, doc.Skipped, tests, failures, errors, skipped)
+	}
+	s := r.Summary
+	if tests != len(r.Results) || failures != s.Fail || errors != s.Error || skipped != s.Skip+s.Pending {
+		t.Errorf("%d cases, %d failures, %d errors, %d skipped for summary %+v", tests, failures, errors, skipped, s)
+	}
+	return &doc
+}
+
+func TestJUnitGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		r    *Report
+	}{
+		{"sample.junit.xml", sample()},
+		{"junit-edge.xml", sarifEdgeReport()},
+		{"junit-hostile.xml", sarifHostileReport()},
+		{"junit-empty.xml", &Report{Scope: Scope{Mode: ScopeAll}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := writeJUnit(t, tt.r)
+			golden(t, tt.name, out)
+			assertHygiene(t, string(out))
+			checkJUnit(t, tt.r, out)
+		})
+	}
+}
+
+func TestJUnitCases(t *testing.T) {
+	doc := checkJUnit(t, sample(), writeJUnit(t, sample()))
+	var names []string
+	for _, s := range doc.Suites {
+		names = append(names, s.Name)
+	}
+	// Files in bytewise order of their names ("::evil.md" sorts before "d");
+	// the "::" that starts a hostile one is guarded.
+	if got := strings.Join(names, "|"); got != `.evalgate.yaml|\x3a:evil.md|docs/a b.md|docs/ü.md|evals/cases.jsonl` {
+		t.Errorf("suites %s", got)
+	}
+	if doc.Time != "0.012" {
+		t.Errorf("time %s, want 0.012", doc.Time)
+	}
+
+	for _, tc := range []struct{ suite, name string }{
+		{".evalgate.yaml", "suite:how-to [suite_below_target] line 12"},
+		{"docs/a b.md", "definition [unknown_key] line 3"},
+		{"docs/ü.md", "auto-0a1b2c3d [no_judge] line 2"},
+	} {
+		doc.find(t, tc.suite, tc.name)
+	}
+
+	tc := doc.find(t, "docs/a b.md", "spell [command_failed] line 4")
+	if tc.Failure == nil || tc.Failure.Type != "command_failed" || tc.Time != "0.012" {
+		t.Fatalf("spell: %+v", tc)
+	}
+	if want := `exit 1:\n::error::owned\r\n#\#[set-output name=x]y\x7f\u0085\u2028`; tc.Failure.Message != want {
+		t.Errorf("failure message %q, want %q", tc.Failure.Message, want)
+	}
+	lines := strings.Split(tc.Failure.Text, "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "docs/a b.md:4:5: warning: spell: exit 1:") ||
+		lines[1] != `evidence: {"exit_code":1,"tail":"::error::owned\n"}` {
+		t.Errorf("failure text %q", tc.Failure.Text)
+	}
+
+	tc = doc.find(t, "docs/ü.md", "slow [command_timeout] line 7")
+	if e := tc.Error; e == nil || e.Type != "command_timeout" || e.Message != "timed out after 50 ms" ||
+		!strings.HasPrefix(e.Text, "docs/ü.md:7: error: slow:") {
+		t.Errorf("slow: %+v", tc)
+	}
+	tc = doc.find(t, "docs/ü.md", "auto-0a1b2c3d [no_judge] line 2")
+	if tc.Skipped == nil || tc.Skipped.Message != "pending: waits for a judge" {
+		t.Errorf("pending: %+v", tc)
+	}
+	tc = doc.find(t, `\x3a:evil.md`, "eval-skip [page_skipped]")
+	if tc.Skipped == nil || tc.Skipped.Message != "skip: the page sets eval-skip: true" {
+		t.Errorf("skip: %+v", tc)
+	}
+	tc = doc.find(t, "docs/a b.md", "links [ok] line 9")
+	if tc.Failure != nil || tc.Error != nil || tc.Skipped != nil {
+		t.Errorf("pass: %+v", tc)
+	}
+	tc = doc.find(t, "evals/cases.jsonl", "placeholder_integrity placeholder.printf.001 [placeholder_missing] line 4")
+	if tc.Failure == nil || !strings.Contains(tc.Failure.Text, "\ncase_id: placeholder.printf.001\n") {
+		t.Errorf("evalcase: %+v", tc)
+	}
+}
+
+// TestJUnitHostile checks that no text from a page or grader, however
+// hostile, breaks the XML or reaches it unescaped.
+func TestJUnitHostile(t *testing.T) {
+	for _, evil := range []string{
+		"\x00\x01\x08\x0b\x0c\x1f", "\xff\xfe\xc3", "\ufffe\uffff", "]]><!--<x>&amp;", "\u0085\u2028\u2029\x7f",
+		"\r\n::error::x", "##[error]y", `"'<>&`,
+	} {
+		r := &Report{Results: []diag.Result{
+			{Source: diag.SourcePage, File: evil, Pos: diag.Pos{Line: 1}, Check: evil, CaseID: evil, Grader: "command",
+				Outcome: diag.Fail, Code: evil, Message: evil, Evidence: map[string]any{evil: evil}},
+			{Source: diag.SourcePage, File: evil, Check: evil, Outcome: diag.Error, Code: evil, Message: evil},
+			{Source: diag.SourcePage, File: evil, Check: evil, Outcome: diag.Skip, Code: evil, Message: evil},
+			{Source: diag.SourcePage, File: "b" + evil, Check: evil, Outcome: diag.Pending, Code: evil, Message: evil},
+			{Source: diag.SourcePage, File: "b" + evil, Check: evil, Outcome: diag.Pass, Code: evil, Message: evil},
+		}}
+		r.Count()
+		out := writeJUnit(t, r)
+		assertHygiene(t, string(out))
+		doc := checkJUnit(t, r, out)
+		for _, s := range doc.Suites {
+			for _, c := range s.Cases {
+				for _, text := range []string{s.Name, c.Name, c.Classname} {
+					if text != OneLine(text) {
+						t.Errorf("%q: %q is not one escaped line", evil, text)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestJUnitSeconds(t *testing.T) {
+	tests := map[int64]string{0: "0.000", 7: "0.007", 1234: "1.234", 60000: "60.000"}
+	for ms, want := range tests {
+		if got := junitSeconds(ms); got != want {
+			t.Errorf("junitSeconds(%d) = %q, want %q", ms, got, want)
+		}
+	}
+}

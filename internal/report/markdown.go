@@ -1,0 +1,356 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// Limits of the job summary. GitHub refuses a step summary larger than 1 MiB
+// (1,048,576 bytes): it shows none of it and an error annotation instead. So
+// the summary stops well short of that and says how many rows it left out.
+const (
+	// summaryLimit is the most bytes WriteJobSummary writes.
+	summaryLimit = 1_000_000
+	// cellRunes caps one table cell, counted in code points after OneLine;
+	// longer text ends in "…" (the full text is in the log and the reports).
+	cellRunes = 300
+	// noticeRunes caps one notice of the summary the same way.
+	noticeRunes = 1000
+)
+
+// WriteJobSummary writes the Markdown job summary of r (PRODUCT.md §5): the
+// totals and score, the scope, the notices, the suites, the fail and error
+// results, the pending queue and the skips. Text that comes from pages,
+// fixtures, graders or paths is escaped with markdownText, so it renders as
+// the text it is and never breaks a table. The whole summary stays under
+// summaryLimit bytes: the sections share what the header leaves (shareBudget)
+// and a table that does not fit its share ends in an "… and N more" row.
+func WriteJobSummary(w io.Writer, r *Report) error {
+	var b strings.Builder
+	writeSummaryHeader(&b, r)
+
+	var secs []section
+	if len(r.Notices) > 0 {
+		secs = append(secs, noticeSection(r.Notices))
+	}
+	if len(r.Suites) > 0 {
+		secs = append(secs, suiteSection(r.Suites))
+	}
+	var failed, pending, skipped []*diag.Result
+	for i := range r.Results {
+		res := &r.Results[i]
+		switch res.Outcome {
+		case diag.Fail, diag.Error:
+			failed = append(failed, res)
+		case diag.Pending:
+			pending = append(pending, res)
+		case diag.Skip:
+			skipped = append(skipped, res)
+		}
+	}
+	if len(failed) > 0 {
+		secs = append(secs, failureSection(failed))
+	}
+	if len(pending) > 0 {
+		secs = append(secs, pendingSection(pending))
+	}
+	if len(skipped) > 0 {
+		secs = append(secs, skipSection(skipped))
+	}
+	footer := "\n" + markdownText(r.Tool.Name+" "+r.Tool.Version, cellRunes) + "\n"
+	budgets := shareBudget(secs, summaryLimit-b.Len()-len(footer))
+	for i, sec := range secs {
+		sec.write(&b, budgets[i])
+	}
+	b.WriteString(footer)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeSummaryHeader writes the heading, the totals, the score, the scope
+// and the SARIF note: a few kilobytes at most, as every page-derived part is
+// capped.
+func writeSummaryHeader(b *strings.Builder, r *Report) {
+	// Every block after the heading starts with a blank line.
+	sm := r.Summary
+	name := markdownText(r.Tool.Name, cellRunes)
+	if name == "" {
+		name = "evalgate"
+	}
+	switch sm.Blocking {
+	case 0:
+		fmt.Fprintf(b, "## %s: passed\n", name)
+	case 1:
+		fmt.Fprintf(b, "## %s: 1 blocking result\n", name)
+	default:
+		fmt.Fprintf(b, "## %s: %d blocking results\n", name, sm.Blocking)
+	}
+	score := "n/a" // `validate` grades nothing, so it has no score
+	if sm.Score != nil {
+		score = FormatScore(*sm.Score)
+	}
+	b.WriteString("\n| pass | fail | error | skip | pending | blocking | score |\n")
+	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d | %s |\n",
+		sm.Pass, sm.Fail, sm.Error, sm.Skip, sm.Pending, sm.Blocking, score)
+
+	files := plural(len(r.Scope.Files), "file", "files")
+	switch r.Scope.Mode {
+	case ScopeChanged:
+		base := "the base"
+		if r.Scope.Base != "" {
+			base = markdownText(r.Scope.Base, cellRunes)
+		}
+		fmt.Fprintf(b, "\nScope: **changed** since %s, %s checked. ", base, files)
+		// PRODUCT.md §4.3 and §5: suites seen in part never block, and
+		// a partial scan must not be read as fixing the files it skipped.
+		b.WriteString("This run saw only part of the repository: files outside the change were not checked, " +
+			"and suites it saw in part are partial and never block.\n")
+	case ScopePaths:
+		fmt.Fprintf(b, "\nScope: **paths** given on the command line, %s checked.\n", files)
+	default:
+		fmt.Fprintf(b, "\nScope: **%s**, %s checked.\n", markdownText(r.Scope.Mode, cellRunes), files)
+	}
+	if n := SARIFDropped(r); n > 0 {
+		verb := "are"
+		if n == 1 {
+			verb = "is"
+		}
+		fmt.Fprintf(b, "\nThe SARIF file holds at most %d results: %s of the lowest severities %s left out of it.\n",
+			sarifMaxResults, plural(n, "result", "results"), verb)
+	}
+}
+
+// section is one heading with a table (or list) of n rows.
+type section struct {
+	heading string
+	head    string // the table header lines, or "" for a list
+	n       int
+	row     func(i int) string // row i, with its newline
+	more    func(n int) string // the row saying n rows are left out
+}
+
+// title is the section's heading and table header.
+func (sec section) title() string {
+	return fmt.Sprintf("\n### %s (%d)\n\n", sec.heading, sec.n) + sec.head
+}
+
+// size is how many bytes sec takes in full, counted no further than limit.
+func (sec section) size(limit int) int {
+	n := len(sec.title())
+	for i := 0; i < sec.n && n <= limit; i++ {
+		n += len(sec.row(i))
+	}
+	return n
+}
+
+// write writes sec in at most budget bytes, which must hold its title and
+// one "more" row: when the rows do not all fit, those that would cross the
+// budget are replaced by one "… and N more" row.
+func (sec section) write(b *strings.Builder, budget int) {
+	title := sec.title()
+	b.WriteString(title)
+	full := sec.size(budget) <= budget
+	used := len(title)
+	for i := range sec.n {
+		row := sec.row(i)
+		// Row i goes in only if the "more" row for the rows after it
+		// would still fit.
+		more := ""
+		if !full && i < sec.n-1 {
+			more = sec.more(sec.n - i - 1)
+		}
+		if !full && used+len(row)+len(more) > budget {
+			b.WriteString(sec.more(sec.n - i))
+			return
+		}
+		b.WriteString(row)
+		used += len(row)
+	}
+}
+
+// shareBudget splits avail bytes between secs fairly: a section that needs
+// less than an equal share gets what it needs, and what is left is shared
+// equally among the others (sections are served from the smallest up). So a
+// flood of notices or suites cannot crowd out the failures, nor the other
+// way round.
+func shareBudget(secs []section, avail int) []int {
+	sizes := make([]int, len(secs))
+	order := make([]int, len(secs))
+	for i, sec := range secs {
+		sizes[i] = sec.size(avail)
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(sizes[a], sizes[b]) })
+	budgets := make([]int, len(secs))
+	for k, i := range order {
+		budgets[i] = min(sizes[i], avail/(len(secs)-k))
+		avail -= budgets[i]
+	}
+	return budgets
+}
+
+func noticeSection(notices []string) section {
+	return section{
+		heading: "Notices",
+		n:       len(notices),
+		row:     func(i int) string { return "- " + markdownText(notices[i], noticeRunes) + "\n" },
+		more:    func(n int) string { return fmt.Sprintf("- … and %d more\n", n) },
+	}
+}
+
+func suiteSection(suites []Suite) section {
+	return section{
+		heading: "Suites",
+		head:    "| suite | score | target | state |\n| --- | ---: | ---: | --- |\n",
+		n:       len(suites),
+		row: func(i int) string {
+			su := suites[i]
+			state := "met"
+			switch {
+			case su.Partial:
+				state = "partial (seen in part; never blocks)"
+			case !su.Met:
+				state = "below target"
+			}
+			return tableRow(markdownText(su.Name, cellRunes), FormatScore(su.Score), FormatScore(su.Target), state)
+		},
+		more: moreRow(4),
+	}
+}
+
+// failureSection lists fail and error results, the blocking ones first (in
+// report order within each group), so a cut table still shows why the gate
+// failed.
+func failureSection(results []*diag.Result) section {
+	ordered := make([]*diag.Result, 0, len(results))
+	for _, blocking := range []bool{true, false} {
+		for _, res := range results {
+			if res.Blocking == blocking {
+				ordered = append(ordered, res)
+			}
+		}
+	}
+	return section{
+		heading: "Failures",
+		head: "| location | level | check | code | message | blocking |\n" +
+			"| --- | --- | --- | --- | --- | --- |\n",
+		n: len(ordered),
+		row: func(i int) string {
+			res := ordered[i]
+			level := "error" // an error outcome: the grader reached no verdict
+			if res.Outcome == diag.Fail {
+				level = res.Severity.String()
+			}
+			blocking := "no"
+			if res.Blocking {
+				blocking = "yes"
+			}
+			return tableRow(markdownText(res.Location(), cellRunes), level, markdownText(res.Check, cellRunes),
+				markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes), blocking)
+		},
+		more: moreRow(6),
+	}
+}
+
+// pendingSection is the queue of evals waiting for a human, a judge or
+// command generation: what a reviewer has to look at.
+func pendingSection(results []*diag.Result) section {
+	return section{
+		heading: "Pending",
+		head:    "| location | check | grader | assertion |\n| --- | --- | --- | --- |\n",
+		n:       len(results),
+		row: func(i int) string {
+			res := results[i]
+			what := res.Assertion
+			if what == "" {
+				what = res.Message
+			}
+			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+				markdownText(res.Grader, cellRunes), markdownText(what, cellRunes))
+		},
+		more: moreRow(4),
+	}
+}
+
+func skipSection(results []*diag.Result) section {
+	return section{
+		heading: "Skipped",
+		head:    "| location | check | code | reason |\n| --- | --- | --- | --- |\n",
+		n:       len(results),
+		row: func(i int) string {
+			res := results[i]
+			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+				markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes))
+		},
+		more: moreRow(4),
+	}
+}
+
+// tableRow joins cells that are already escaped.
+func tableRow(cells ...string) string {
+	return "| " + strings.Join(cells, " | ") + " |\n"
+}
+
+// moreRow returns the "… and N more" row of a table with cols columns.
+func moreRow(cols int) func(int) string {
+	return func(n int) string {
+		cells := make([]string, cols)
+		cells[0] = fmt.Sprintf("… and %d more", n)
+		return tableRow(cells...)
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// markdownEscaper backslash-escapes the ASCII punctuation that GitHub
+// Flavored Markdown would read as markup in running text or a table cell
+// (CommonMark lets any ASCII punctuation be escaped), and writes &, < and >
+// as entities so no HTML or autolink can be formed. "#" and "[" are escaped
+// too, so no "##[" survives for the runner's legacy command parser.
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`,
+	"|", `\|`,
+	"`", "\\`",
+	"*", `\*`,
+	"_", `\_`,
+	"~", `\~`,
+	"[", `\[`,
+	"]", `\]`,
+	"#", `\#`,
+	"$", `\$`, // GitHub renders $…$ as math
+	"&", "&amp;",
+	"<", "&lt;",
+	">", "&gt;",
+)
+
+// markdownText makes s safe inline Markdown for a table cell or a list item:
+// OneLine first (so it holds no line break), then cut to at most limit code
+// points (ending in "…"; limit <= 0 means no cut), then markup escaped. The
+// cut comes before the escaping, so it never splits an escape.
+func markdownText(s string, limit int) string {
+	s = OneLine(s)
+	if limit > 0 && utf8.RuneCountInString(s) > limit {
+		n := 0
+		for i := range s {
+			if n == limit-1 {
+				s = s[:i] + "…"
+				break
+			}
+			n++
+		}
+	}
+	return markdownEscaper.Replace(s)
+}
