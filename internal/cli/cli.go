@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -38,8 +39,12 @@ Flags of check and validate (before or after PATH; -- ends flags):
   --all              check every selected file of the repository
   --base REF         check what changed since the merge base of REF and HEAD,
                      plus uncommitted and untracked files
-  --format FORMAT    stdout format: text or json (default text)
+  --format FORMAT    stdout format: text, json or github (default github in
+                     GitHub Actions, else text)
   --json FILE        also write the JSON report to FILE
+  --sarif FILE       also write SARIF 2.1.0 to FILE, for code scanning
+  --junit FILE       also write JUnit XML to FILE
+  --category NAME    the SARIF category (automationDetails.id NAME/)
   --jobs N           graders run in parallel (default: number of CPUs)
   --fail-on LEVEL    least severity of a failure that blocks: error, warning, info or none (default error)
   --allow-untrusted-commands
@@ -54,7 +59,7 @@ or nothing to evaluate, 3 internal failure.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
-			fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.OneLine(fmt.Sprint(v)))
+			fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(fmt.Sprint(v)))
 			code = engine.ExitInternal
 		}
 	}()
@@ -81,7 +86,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 }
 
 func usageErr(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(fmt.Sprintf(format, args...)))
+	fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(fmt.Sprintf(format, args...)))
 	return engine.ExitUsage
 }
 
@@ -122,8 +127,11 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		configFlag = fs.String("config", "", "")
 		all        = fs.Bool("all", false, "")
 		base       = fs.String("base", "", "")
-		format     = fs.String("format", "text", "")
+		format     = fs.String("format", defaultFormat(), "")
 		jsonFile   = fs.String("json", "", "")
+		sarifFile  = fs.String("sarif", "", "")
+		junitFile  = fs.String("junit", "", "")
+		category   = fs.String("category", "", "")
 		jobs       = fs.Int("jobs", 0, "")
 		failOn     = fs.String("fail-on", "error", "")
 		untrusted  = fs.Bool("allow-untrusted-commands", false, "")
@@ -157,36 +165,76 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	rep, code, err := engine.Run(ctx, engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
-		Version: versionString(),
-		Notice:  func(s string) { fmt.Fprintln(stderr, report.OneLine(s)) },
+		Version: versionString(), Category: *category,
+		Notice: func(s string) { fmt.Fprintln(stderr, report.Line(s)) },
 	})
 	var uerr *engine.UsageError
 	switch {
 	case errors.As(err, &uerr):
 		return usageErr(stderr, "%s", uerr.Msg)
 	case err != nil && !engine.IsNothingToEvaluate(err):
-		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.OneLine(err.Error()))
+		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	case err != nil:
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(err.Error()))
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 	}
 	if code == engine.ExitUsage && err == nil {
 		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was graded")
 	}
-	if werr := writeReports(rep, f, *jsonFile, stdout); werr != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.OneLine(werr.Error()))
+	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
+	if werr := files.write(rep, f, stdout); werr != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
 		return engine.ExitInternal
 	}
 	return code
 }
 
-func writeReports(rep *report.Report, f report.Format, jsonFile string, stdout io.Writer) error {
-	if jsonFile != "" {
-		if err := writeFile(jsonFile, func(w io.Writer) error { return report.WriteJSON(w, rep) }); err != nil {
+// defaultFormat is github inside GitHub Actions, else text.
+func defaultFormat() string {
+	if os.Getenv("GITHUB_ACTIONS") == "true" {
+		return string(report.FormatGitHub)
+	}
+	return string(report.FormatText)
+}
+
+// reportFiles are the report files a run writes besides stdout.
+type reportFiles struct{ json, sarif, junit string }
+
+// write writes the report files, then the report to stdout.
+func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer) error {
+	for _, out := range []struct {
+		name  string
+		write func(io.Writer, *report.Report) error
+	}{
+		{f.json, report.WriteJSON},
+		{f.sarif, report.WriteSARIF},
+		{f.junit, report.WriteJUnit},
+	} {
+		if out.name == "" {
+			continue
+		}
+		if err := writeFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
 			return err
 		}
 	}
-	return report.Write(stdout, f, rep)
+	if format != report.FormatGitHub {
+		return report.Write(stdout, format, rep)
+	}
+	return report.WriteGitHub(stdout, rep, report.GitHubOptions{
+		Getenv: os.Getenv, SARIFFile: absPath(f.sarif), JSONFile: absPath(f.json),
+	})
+}
+
+// absPath makes a report file's path absolute for the step outputs.
+func absPath(name string) string {
+	if name == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return ""
+	}
+	return abs
 }
 
 func writeFile(name string, write func(io.Writer) error) error {

@@ -54,6 +54,10 @@ func needsEscape(s string) bool {
 	return false
 }
 
+// Line makes s one line that is safe in a CI log (stderr, say): escaped by
+// OneLine and kept from being read as a workflow command.
+func Line(s string) string { return guardLine(OneLine(s)) }
+
 // guardLine keeps a text line from being read as a workflow command: the
 // Actions runner acts on a line starting with "::" (after whitespace), and on
 // "##[" anywhere (its legacy parser).

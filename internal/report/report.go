@@ -92,19 +92,20 @@ func (r *Report) Count() {
 type Format string
 
 const (
-	FormatText Format = "text"
-	FormatJSON Format = "json"
+	FormatText   Format = "text"
+	FormatJSON   Format = "json"
+	FormatGitHub Format = "github" // annotations, job summary and step outputs
 )
 
 // Formats lists the formats `--format` accepts, in help order.
-var Formats = []Format{FormatText, FormatJSON}
+var Formats = []Format{FormatText, FormatJSON, FormatGitHub}
 
 // ParseFormat checks a `--format` value; matching is exact.
 func ParseFormat(s string) (Format, error) {
 	if slices.Contains(Formats, Format(s)) {
 		return Format(s), nil
 	}
-	return "", fmt.Errorf("unknown format %q (want text or json)", s)
+	return "", fmt.Errorf("unknown format %q (want text, json or github)", s)
 }
 
 // Write writes r to w in format f.
@@ -114,6 +115,8 @@ func Write(w io.Writer, f Format, r *Report) error {
 		return WriteText(w, r)
 	case FormatJSON:
 		return WriteJSON(w, r)
+	case FormatGitHub:
+		return WriteGitHub(w, r, GitHubOptions{})
 	}
 	return fmt.Errorf("unknown format %q", f)
 }
