@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# End-to-end test of action.yml without GitHub: .ci/run-action.go runs the
+# composite steps as the runner would (inputs through env:, GITHUB_OUTPUT,
+# GITHUB_STEP_SUMMARY), building evalgate from this checkout, and this script
+# checks the exit statuses and the action's outputs for a few input sets.
+set -euo pipefail
+checkout=$(cd "$(dirname "$0")/.." && pwd)
+cd "$checkout"
+
+step() { printf '\n--- action-e2e: %s\n' "$*"; }
+die() { printf 'action-e2e: FAIL: %s\n' "$*" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'chmod -R u+w "$work" 2> /dev/null; rm -rf "$work"' EXIT
+runner_temp="$work/runner-temp"   # shared, so evalgate is built once, like a second use in a job
+mkdir -p "$runner_temp"
+go build -o "$work/run-action" .ci/run-action.go
+
+passed=0
+# scenario NAME WANT_STATUS [-with NAME=VALUE]...: runs the action; its outputs
+# land in $work/NAME.out as NAME=VALUE lines.
+scenario() {
+  local name=$1 want=$2 status=0
+  shift 2
+  step "$name (want exit status $want)"
+  "$work/run-action" -runner-temp "$runner_temp" "$@" action.yml > "$work/$name.out" || status=$?
+  sed 's/^/  output /' "$work/$name.out"
+  [ "$status" = "$want" ] || die "$name: exit status $status, want $want"
+}
+# output NAME KEY: the action output KEY of scenario NAME.
+output() { sed -n "s/^$2=//p" "$work/$1.out"; }
+
+scenario full-run 0 -with changed-only=false -with fail-on=none \
+  -with category=evalgate-examples -with json-file="$work/report.json" -with junit-file="$work/junit.xml"
+[ "$(output full-run fail)" -gt 0 ] || die "full-run: the failing examples must give fail > 0"
+[ "$(output full-run pass)" -gt 0 ] || die "full-run: want passed results"
+[ -n "$(output full-run score)" ] || die "full-run: no score output"
+sarif=$(output full-run sarif-file)
+case $sarif in /*) ;; *) die "full-run: sarif-file output is not an absolute path: '$sarif'" ;; esac
+[ -s "$sarif" ] || die "full-run: no SARIF at $sarif"
+[ "$(output full-run json-file)" = "$work/report.json" ] || die "full-run: json-file output is not $work/report.json"
+[ -s "$work/report.json" ] || die "full-run: no JSON report"
+[ -s "$work/junit.xml" ] || die "full-run: no JUnit report"
+[ -s "$runner_temp/step-summary.md" ] || die "full-run: no job summary"
+rm -f "$sarif"
+passed=$((passed + 1))
+
+scenario blocking 1 -with changed-only=false -with sarif-file="$work/blocking.sarif"
+[ "$(output blocking fail)" -gt 0 ] || die "blocking: want fail > 0"
+passed=$((passed + 1))
+
+scenario paths 0 -with paths='
+  examples/reference/skipped.md
+examples/guide/install.md  
+' -with sarif-file=
+[ "$(output paths fail)" = 0 ] || die "paths: the passing pages gave fail=$(output paths fail)"
+[ "$(output paths skip)" -gt 0 ] || die "paths: examples/reference/skipped.md must give a skip"
+[ -z "$(output paths sarif-file)" ] || die "paths: sarif-file '' must write no SARIF"
+passed=$((passed + 1))
+
+scenario working-directory 1 -with working-directory=examples -with paths=failing/invalid.md -with sarif-file=
+[ "$(output working-directory fail)" -gt 0 ] || die "working-directory: examples/failing/invalid.md must fail"
+passed=$((passed + 1))
+
+scenario bad-changed-only 2 -with changed-only=maybe
+scenario paths-and-all 2 -with changed-only=false -with paths=examples/guide/install.md
+passed=$((passed + 2))
+
+printf '\naction-e2e: %d passed, 0 failed\n' "$passed"
