@@ -31,6 +31,13 @@ const usage = `evalgate gates documentation and eval fixtures in CI.
 Usage:
   evalgate check [flags] [PATH...]     validate, run graders, report
   evalgate validate [flags] [PATH...]  validate only; runs nothing
+  evalgate cases [--candidates FILE]... [--format text|json|jsonl] [FIXTURE...]
+                                       EvalCase v1 assertions on candidate outputs
+  evalgate jev eval CONTRACT --answers REPLAY [--candidate-model M]
+               [--baseline-model M] [--allow-unpinned] [--format text|json]
+                                       a jevcheck contract against a replayed candidate
+  evalgate jev compare CONTRACT --from BASELINE --answers CANDIDATE [...]
+                                       the baseline replay's answers become the expectations
   evalgate schema [evals|config]       print a JSON Schema, for editors
   evalgate version                     print version, commit and Go version
 
@@ -73,6 +80,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runCheck(engine.ModeCheck, rest, stdout, stderr)
 	case "validate":
 		return runCheck(engine.ModeValidate, rest, stdout, stderr)
+	case "cases":
+		return runCases(rest, stdout, stderr)
+	case "jev":
+		return runJev(rest, stdout, stderr)
 	case "schema":
 		return runSchema(rest, stdout, stderr)
 	case "version", "--version":

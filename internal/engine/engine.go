@@ -82,13 +82,15 @@ type run struct {
 	// fromArgs: the files came from PATH arguments, not from a listing.
 	fromArgs bool
 
-	inActions   bool            // GITHUB_ACTIONS=true
-	event       *changes.Event  // the GitHub event; nil outside Actions
-	pagesM      *matcher        // the config's page selection
-	files       []string        // the repository's candidate files, listed once
-	companionOf map[string]bool // touched files some selected page reads
-	hasEvals    bool            // some selected page has an evals or eval-* key
-	verdicts    []evalVerdict   // every graded eval's verdict, for the scores
+	inActions   bool              // GITHUB_ACTIONS=true
+	event       *changes.Event    // the GitHub event; nil outside Actions
+	pagesM      *matcher          // the config's page selection
+	files       []string          // the repository's candidate files, listed once
+	companionOf map[string]bool   // touched files some selected page reads
+	hasEvals    bool              // some selected page has an evals or eval-* key
+	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
+	fx          *fixtures         // EvalCase and jevcheck inputs
+	inScope     func(string) bool // whether results about a file are reported
 }
 
 // Run carries out one run. It returns the report and the exit status; an
@@ -154,6 +156,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 			r.validateTargets(pages)
 		}
 	}
+	r.checkFixtures(ctx, r.fx, r.inScope)
 	if r.whole && !r.hasEvals {
 		r.finish()
 		return r.rep, ExitUsage, errNothing

@@ -28,10 +28,12 @@ type selection struct {
 // pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude}
-	var (
-		sel *selection
-		err error
-	)
+	fx, err := r.selectFixtures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.fx = fx
+	var sel *selection
 	switch {
 	case len(r.opts.Paths) > 0:
 		sel, err = r.selectPaths(ctx)
@@ -56,6 +58,7 @@ func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 func (r *run) selectAll(ctx context.Context) (*selection, error) {
 	r.whole = true
 	r.rep.Scope.Mode = report.ScopeAll
+	r.inScope = func(string) bool { return true }
 	files, err := r.listFiles(ctx)
 	if err != nil {
 		return nil, err
@@ -98,11 +101,12 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 			sel.pages = append(sel.pages, rel)
 			continue
 		}
-		if rel == r.cfg.Path || r.opts.Mode == ModeCheck {
-			continue // the config, or maybe a companion: see dependents
+		if rel == r.cfg.Path || r.fx.owns(rel) || r.opts.Mode == ModeCheck {
+			continue // the config, a fixture's input, or maybe a companion: see dependents
 		}
 		r.notSelected(p)
 	}
+	r.inScope = setOf(given)
 	if r.opts.Mode != ModeCheck {
 		return sel, nil
 	}
@@ -115,7 +119,7 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		return nil, err
 	}
 	for _, rel := range given {
-		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.companionOf[rel] {
+		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.fx.owns(rel) && !r.companionOf[rel] {
 			r.notSelected(rel)
 		}
 	}
@@ -158,6 +162,7 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 	}
 	r.rep.Scope.Mode = report.ScopeChanged
 	r.rep.Scope.Base = ch.BaseSHA
+	r.inScope = setOf(touched)
 	sel := &selection{}
 	for _, f := range ch.Changed {
 		if r.pagesM.Match(f) {
@@ -410,4 +415,13 @@ func (r *run) cfgPrefix() string {
 		return ""
 	}
 	return dir
+}
+
+// setOf returns a membership test for files.
+func setOf(files []string) func(string) bool {
+	set := make(map[string]bool, len(files))
+	for _, f := range files {
+		set[f] = true
+	}
+	return func(f string) bool { return f != "" && set[f] }
 }

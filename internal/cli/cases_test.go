@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/evalcase"
+)
+
+const casesConfigYAML = `version: 1
+evalcase:
+  include: ["evals/**/cases/*.jsonl"]
+  candidates: ["evals/**/candidates/*.jsonl"]
+`
+
+func casesCase(id, source, assertions string) string {
+	return `{"schema_version": 1, "id": "` + id + `", "source_locale": "en-US", "target_locale": "de-DE", "domain": "ui", "source": "` + source + `", "assertions": ` + assertions + `, "provenance": {"kind": "synthetic", "license": "MIT"}}` + "\n"
+}
+
+const (
+	hardPrintf   = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf"}}]`
+	reportLength = `[{"name": "max_chars", "severity": "report", "params": {"max": 3}}]`
+)
+
+// casesRepo writes a repository with the given files and changes into it.
+func casesRepo(t *testing.T, files map[string]string) {
+	t.Helper()
+	root := t.TempDir()
+	files[".git/HEAD"] = "ref: refs/heads/main\n"
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(root)
+}
+
+func TestRunCasesExitStatus(t *testing.T) {
+	casesRepo(t, map[string]string{
+		".evalgate.yaml":                 casesConfigYAML,
+		"evals/x/cases/a.jsonl":          casesCase("x.printf.001", "%s", hardPrintf) + casesCase("x.length.001", "long", reportLength),
+		"evals/x/candidates/good.jsonl":  `{"case_id": "x.printf.001", "text": "%s"}` + "\n" + `{"case_id": "x.length.001", "text": "longer"}` + "\n",
+		"other/bad.jsonl":                `{"case_id": "x.printf.001", "text": "%d"}` + "\n",
+		"other/invalid.jsonl":            casesCase("x.invalid.001", "x", `[{"name": "max_chars", "severity": "loud", "params": {"max": 3}}]`),
+		"broken.yaml":                    "version: 2\n",
+		"evals/y/cases/ok-too.txt":       "not selected",
+		"evals/x/candidates/notes.jsonl": "",
+	})
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{nil, 0}, // the report assertion fails, but never blocks
+		{[]string{"--format", "json"}, 0},
+		{[]string{"--candidates", "other/bad.jsonl"}, 1}, // a duplicate candidate blocks
+		{[]string{"evals/x/cases/a.jsonl", "--candidates", "other/bad.jsonl"}, 1},
+		{[]string{"other/invalid.jsonl"}, 1},
+		{[]string{"--format", "xml"}, 2},
+		{[]string{"missing.jsonl"}, 2},
+		{[]string{"evals"}, 2},
+		{[]string{"--config", "broken.yaml"}, 2},
+		{[]string{"--config", "nope.yaml"}, 2},
+		{[]string{"--candidates", ""}, 2},
+		{[]string{"--help"}, 0},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		if got := runCases(tt.args, &stdout, &stderr); got != tt.want {
+			t.Errorf("cases %q = %d, want %d\nstdout: %s\nstderr: %s", tt.args, got, tt.want, stdout.String(), stderr.String())
+		}
+		if tt.want == 2 && !slices.Contains(tt.args, "broken.yaml") {
+			if stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("cases %q: a usage error writes one stderr line and no report\nstdout: %s\nstderr: %s", tt.args, stdout.String(), stderr.String())
+			}
+		}
+	}
+}
+
+func TestRunCasesNothingToEvaluate(t *testing.T) {
+	casesRepo(t, map[string]string{"README.md": "# x\n"})
+	var stdout, stderr bytes.Buffer
+	if got := runCases(nil, &stdout, &stderr); got != 2 {
+		t.Errorf("exit %d, want 2", got)
+	}
+	if !strings.Contains(stderr.String(), "nothing to evaluate") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+func TestRunCasesJSONL(t *testing.T) {
+	casesRepo(t, map[string]string{
+		".evalgate.yaml":               casesConfigYAML,
+		"evals/x/cases/a.jsonl":        casesCase("x.printf.001", "%s %d", hardPrintf) + casesCase("x.length.001", "long", reportLength) + `{"id": "x.bad.001"}` + "\n",
+		"evals/x/candidates/run.jsonl": `{"case_id": "x.printf.001", "text": "%d"}` + "\n" + `{"case_id": "x.nope.001", "text": "x"}` + "\n",
+	})
+	var stdout, stderr bytes.Buffer
+	if got := runCases([]string{"--format", "jsonl"}, &stdout, &stderr); got != 1 {
+		t.Fatalf("exit %d\n%s%s", got, stdout.String(), stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("stdout has %d lines:\n%s", len(lines), stdout.String())
+	}
+	var c evalcase.ContractResult
+	dec := json.NewDecoder(strings.NewReader(lines[0]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		t.Fatal(err)
+	}
+	if c.CaseID != "x.printf.001" || c.Assertion != "placeholder_integrity" || c.Passed || c.Severity != "hard" || c.Code == "" || c.Evidence == nil {
+		t.Errorf("contract result %+v", c)
+	}
+	for _, want := range []string{"[no_candidate]", "[unknown_case]", "[missing_field]"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %s:\n%s", want, stderr.String())
+		}
+	}
+}
+
+func TestCasesGuardJSON(t *testing.T) {
+	b, _ := json.Marshal(map[string]string{"m": "##[group] DEL\u007f NEL\u0085 \u2028"})
+	got := string(casesGuardJSON(b))
+	want := `{"m":"#\u0023[group] DEL\u007f NEL\u0085 \u2028"}`
+	if got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

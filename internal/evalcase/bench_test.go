@@ -1,0 +1,305 @@
+package evalcase
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// benchFiles writes n realistic cases (printf and Python placeholders,
+// numbers, the protocol) and one candidate for each, in case order, every
+// tenth of them failing. It returns the root and the two files' sizes.
+func benchFiles(b *testing.B, n int) (root string, size int64) {
+	return benchFilesPadded(b, n, 0)
+}
+
+// benchFilesPadded is benchFiles with pad more bytes of context in each
+// case and of text in each candidate: larger files, the same index.
+func benchFilesPadded(b *testing.B, n, pad int) (root string, size int64) {
+	b.Helper()
+	root = b.TempDir()
+	os.MkdirAll(filepath.Join(root, "cases"), 0o755)
+	os.MkdirAll(filepath.Join(root, "candidates"), 0o755)
+	cf, _ := os.Create(filepath.Join(root, "cases", "bench.jsonl"))
+	df, _ := os.Create(filepath.Join(root, "candidates", "bench.jsonl"))
+	cw, dw := bufio.NewWriter(cf), bufio.NewWriter(df)
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("bench.kind-%d.%06d", i%3, i)
+		var source, assertions, text, raw string
+		switch i % 3 {
+		case 0:
+			source = fmt.Sprintf("Welcome back, %%s! You have %%d coins and a %%.1f%%%% bonus on %d,250 gems.", i%97)
+			assertions = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf", "allow_reorder": true}}, {"name": "number_fidelity", "severity": "hard"}, {"name": "max_chars", "severity": "report", "params": {"max": 80}}]`
+			text = fmt.Sprintf("欢迎回来，%%s！你有%%d枚金币，宝石%d,250颗可获得%%.1f%%%%奖励。", i%97)
+		case 1:
+			source = "{player} found {count} items in {zone}; press <b>Open</b> to see them."
+			assertions = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "python"}}, {"name": "required_tokens", "severity": "hard"}, {"name": "forbidden_renderings", "severity": "report", "params": {"patterns": ["(?i)\\btodo\\b"]}}]`
+			text = "{player} hat {count} Gegenstände in {zone} gefunden; drücke <b>Öffnen</b>, um sie zu sehen."
+		default:
+			source = "[1] Start game\n[2] Options\n[3] Quit to desktop"
+			assertions = `[{"name": "protocol_complete", "severity": "hard", "params": {"expected_items": 3, "terminator": "---END---"}}]`
+			raw = "[1] ゲームを始める\n[2] オプション\n[3] デスクトップに戻る\n---END---"
+		}
+		if i%10 == 9 {
+			text, raw = "broken %s", "[1] x\n[3] y"
+		}
+		c := map[string]any{
+			"schema_version": 1, "id": id, "source_locale": "en-US", "target_locale": "zh-Hans", "domain": "game-ui",
+			"source": source, "assertions": json.RawMessage(assertions), "required_tokens": []string{"<b>", "</b>"},
+			"references": []string{}, "provenance": map[string]string{"kind": "synthetic", "license": "GPL-3.0-or-later"},
+			"context": map[string]any{"screen": "main-menu", "max_width_px": 320, "note": strings.Repeat("n", pad)}, "difficulty": "intermediate",
+			"tags": []string{"bench", "placeholder"},
+		}
+		if i%3 != 1 {
+			delete(c, "required_tokens")
+		}
+		line, _ := json.Marshal(c)
+		cw.Write(line)
+		cw.WriteByte('\n')
+		if pad > 0 && i%3 != 2 {
+			text += strings.Repeat(" ", pad)
+		}
+		cand := map[string]any{"case_id": id, "text": text, "raw_response": nil}
+		if raw != "" {
+			cand["raw_response"] = raw
+		}
+		line, _ = json.Marshal(cand)
+		dw.Write(line)
+		dw.WriteByte('\n')
+	}
+	cw.Flush()
+	dw.Flush()
+	cf.Close()
+	df.Close()
+	for _, f := range []string{"cases/bench.jsonl", "candidates/bench.jsonl"} {
+		fi, _ := os.Stat(filepath.Join(root, f))
+		size += fi.Size()
+	}
+	return root, size
+}
+
+func benchRequest(root string) Request {
+	return Request{
+		Root: root, Fixtures: []string{"cases/bench.jsonl"}, Candidates: []string{"candidates/bench.jsonl"},
+		ReadCandidates: true, CandidatesConfigured: true,
+	}
+}
+
+// streamCount runs the check, counting results instead of keeping them.
+func streamCount(b *testing.B, root string) (results, failed int) {
+	err := Stream(context.Background(), benchRequest(root), func(r diag.Result) {
+		results++
+		if r.Outcome != diag.Pass {
+			failed++
+		}
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return results, failed
+}
+
+// caseFull is every field of a case, for the typed baseline.
+type caseFull struct {
+	SchemaVersion  int             `json:"schema_version"`
+	ID             string          `json:"id"`
+	SourceLocale   string          `json:"source_locale"`
+	TargetLocale   string          `json:"target_locale"`
+	Domain         string          `json:"domain"`
+	Source         string          `json:"source"`
+	Assertions     []assertionDoc  `json:"assertions"`
+	Provenance     provenanceWire  `json:"provenance"`
+	Context        json.RawMessage `json:"context"`
+	RequiredTokens []string        `json:"required_tokens"`
+	References     []string        `json:"references"`
+	Difficulty     string          `json:"difficulty"`
+	Tags           []string        `json:"tags"`
+}
+
+// decodeOnly is the baseline: read both files line by line and decode each
+// line with encoding/json, into typed structs or into map[string]any.
+func decodeOnly(b *testing.B, root string, maps bool) {
+	for _, f := range []string{"cases/bench.jsonl", "candidates/bench.jsonl"} {
+		fh, err := os.Open(filepath.Join(root, f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 64<<10), MaxLine)
+		for sc.Scan() {
+			var err error
+			switch {
+			case maps:
+				var m map[string]any
+				err = json.Unmarshal(sc.Bytes(), &m)
+			case f == "cases/bench.jsonl":
+				var c caseFull
+				err = json.Unmarshal(sc.Bytes(), &c)
+			default:
+				var c candidateWire
+				err = json.Unmarshal(sc.Bytes(), &c)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+		fh.Close()
+	}
+}
+
+// BenchmarkCheck100k checks 100,000 cases against 100,000 candidates
+// (results streamed and counted, not kept).
+func BenchmarkCheck100k(b *testing.B) {
+	root, size := benchFiles(b, 100_000)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		streamCount(b, root)
+	}
+}
+
+// BenchmarkDecodeStructs100k is the baseline: the same two files decoded
+// line by line into typed structs.
+func BenchmarkDecodeStructs100k(b *testing.B) {
+	root, size := benchFiles(b, 100_000)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		decodeOnly(b, root, false)
+	}
+}
+
+// BenchmarkDecodeMaps100k is the baseline into map[string]any.
+func BenchmarkDecodeMaps100k(b *testing.B) {
+	root, size := benchFiles(b, 100_000)
+	b.SetBytes(size)
+	b.ResetTimer()
+	for range b.N {
+		decodeOnly(b, root, true)
+	}
+}
+
+// BenchmarkCheckVsDecode runs the check and both baselines on the same
+// files in the same run, interleaved, and reports the check's time as a
+// multiple of each baseline's (the acceptance: at most 3).
+func BenchmarkCheckVsDecode(b *testing.B) {
+	root, _ := benchFiles(b, 100_000)
+	var check, structs, maps time.Duration
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		streamCount(b, root)
+		t1 := time.Now()
+		decodeOnly(b, root, false)
+		t2 := time.Now()
+		decodeOnly(b, root, true)
+		t3 := time.Now()
+		check, structs, maps = check+t1.Sub(t0), structs+t2.Sub(t1), maps+t3.Sub(t2)
+	}
+	n := float64(b.N)
+	b.ReportMetric(check.Seconds()/n, "check-s")
+	b.ReportMetric(structs.Seconds()/n, "decode-structs-s")
+	b.ReportMetric(maps.Seconds()/n, "decode-maps-s")
+	b.ReportMetric(float64(check)/float64(structs), "check/structs")
+	b.ReportMetric(float64(check)/float64(maps), "check/maps")
+}
+
+// peakHeap samples the live heap every millisecond while f runs and returns
+// the highest value above the heap before f, and f's allocations.
+func peakHeap(f func()) (peak, total uint64) {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(sample)
+	base, allocs0 := sample[0].Value.Uint64(), sample[1].Value.Uint64()
+	var max atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v > max.Load() {
+				max.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	close(stop)
+	wg.Wait()
+	metrics.Read(sample)
+	if m := max.Load(); m > base {
+		peak = m - base
+	}
+	return peak, sample[1].Value.Uint64() - allocs0
+}
+
+// BenchmarkCheckMemory compares 10,000 and 100,000 cases: the peak heap
+// grows only by the index (bytes per case), not with the files' size. Live
+// heap includes garbage not yet collected, so GOGC matters; the numbers
+// are with the default GOGC=100.
+func BenchmarkCheckMemory(b *testing.B) {
+	for _, bc := range []struct{ n, pad int }{{10_000, 0}, {100_000, 0}, {10_000, 8 << 10}} {
+		n := bc.n
+		b.Run(fmt.Sprintf("cases=%d/pad=%d", n, bc.pad), func(b *testing.B) {
+			root, size := benchFilesPadded(b, n, bc.pad)
+			var peak, total uint64
+			var results int
+			b.ResetTimer()
+			for range b.N {
+				p, t := peakHeap(func() { results, _ = streamCount(b, root) })
+				peak, total = max(peak, p), total+t
+			}
+			b.ReportMetric(float64(size)/(1<<20), "files-MiB")
+			b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+			b.ReportMetric(float64(peak)/float64(n), "peak-B/case")
+			b.ReportMetric(float64(total)/float64(b.N)/(1<<20), "alloc-MiB/op")
+			b.ReportMetric(float64(results), "results")
+		})
+	}
+}
+
+// BenchmarkIndexMemory measures the index alone: pass 1 over n cases with
+// the heap collected at the end, so only what stays is counted.
+func BenchmarkIndexMemory(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprintf("cases=%d", n), func(b *testing.B) {
+			root, _ := benchFiles(b, n)
+			var live uint64
+			for range b.N {
+				runtime.GC()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				c := newChecker(Request{Root: root, Fixtures: []string{"cases/bench.jsonl"}}, func(diag.Result) {})
+				if err := c.run(context.Background()); err != nil {
+					b.Fatal(err)
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				live = after.HeapInuse - before.HeapInuse
+				runtime.KeepAlive(c)
+			}
+			b.ReportMetric(float64(live)/float64(n), "index-B/case")
+		})
+	}
+}

@@ -1,0 +1,687 @@
+package evalcase
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/jsonpos"
+)
+
+// Request is what one run asks of the EvalCase checks.
+type Request struct {
+	Root       string   // absolute repository root
+	Fixtures   []string // repository-relative paths of every selected fixture, sorted
+	Candidates []string // repository-relative paths of every selected candidates file, sorted
+	// InScope says whether results about a fixture or candidates file are
+	// reported; nil means every file is in scope. Every selected file is
+	// indexed whatever its scope (PRODUCT.md §10).
+	InScope func(file string) bool
+	// ReadCandidates is false for `evalgate validate`: fixtures are
+	// validated, no candidate is read, no assertion runs.
+	ReadCandidates bool
+	// CandidatesConfigured: a candidates file is configured or given; only
+	// then is a case without a candidate reported (skip, no_candidate).
+	CandidatesConfigured bool
+}
+
+// Check validates every selected fixture and, when req.ReadCandidates,
+// runs each case's assertions on its candidate. It returns the results in
+// no particular order (callers sort them with diag.Sort). The error is only
+// for a failure of the run as a whole (a cancelled context); a file or a
+// line that cannot be read or checked is a result.
+func Check(ctx context.Context, req Request) ([]diag.Result, error) {
+	var out []diag.Result
+	err := Stream(ctx, req, func(r diag.Result) { out = append(out, r) })
+	return out, err
+}
+
+// Stream is Check handing each result to emit as soon as it is known, so
+// that a caller that does not keep them needs no memory for them.
+//
+// It works in two passes (PRODUCT.md §10). Pass 1 reads every fixture line
+// by line, validates each case and keeps only an index: case id → file,
+// byte offset, length and line of the case, and which assertions it has.
+// Pass 2 reads the candidates files line by line; for each candidate it
+// re-reads its case's line by offset, decodes it and runs the assertions.
+// No case or candidate text is held beyond the one being checked.
+func Stream(ctx context.Context, req Request, emit func(diag.Result)) error {
+	c := newChecker(req, emit)
+	defer c.lines.close()
+	return c.run(ctx)
+}
+
+// ToContract converts an assertion result into the contract's own result
+// object (contract §6). It returns false for definition faults and for
+// bookkeeping results (no_candidate, unknown_case, duplicate_candidate).
+func ToContract(r diag.Result) (ContractResult, bool) {
+	if r.Source != diag.SourceEvalCase || !IsAssertion(r.Check) || r.CaseID == "" ||
+		(r.Outcome != diag.Pass && r.Outcome != diag.Fail && r.Outcome != diag.Error) {
+		return ContractResult{}, false
+	}
+	sev := SeverityHard
+	if r.Severity != diag.SeverityError {
+		sev = SeverityReport
+	}
+	ev := r.Evidence
+	if ev == nil {
+		ev = map[string]any{}
+	}
+	return ContractResult{
+		CaseID: r.CaseID, Assertion: r.Check, Passed: r.Outcome == diag.Pass, Severity: sev,
+		Code: r.Code, Message: r.Message, Evidence: ev,
+	}, true
+}
+
+// ContractResult is the contract's deterministic result (contract §6).
+type ContractResult struct {
+	CaseID    string         `json:"case_id"`
+	Assertion string         `json:"assertion"`
+	Passed    bool           `json:"passed"`
+	Severity  string         `json:"severity"` // "hard" or "report"
+	Code      string         `json:"code"`
+	Message   string         `json:"message"`
+	Evidence  map[string]any `json:"evidence"`
+}
+
+// Checks of bookkeeping results about candidates: the check is the code.
+const (
+	checkUnknownCase        = "unknown_case"
+	checkDuplicateCandidate = "duplicate_candidate"
+)
+
+// caseRef is a case's entry in the index: where to find it again and what
+// its no_candidate results need.
+type caseRef struct {
+	id       string // shares its bytes with the index's key
+	off      int64  // byte offset of the case's line in its fixture
+	n        uint32 // the line's length in bytes
+	line     int32
+	file     int32 // index into Request.Fixtures
+	valid    bool
+	answered bool  // a candidate names it
+	asserts  uint8 // bit i: the case has Vocabulary[i]
+	report   uint8 // bit i: Vocabulary[i] has severity report
+}
+
+// checker is the state of one Stream.
+type checker struct {
+	req      Request
+	emit     func(diag.Result)
+	limit    int               // the longest line read; MaxLine except in tests
+	ids      map[string]int32  // case id → index into refs
+	refs     []caseRef         // every indexed case
+	real     []string          // each fixture's resolved path; "" when it was not read
+	scope    []bool            // each fixture's InScope
+	lines    *lineCache        // re-reads case lines in pass 2
+	rootReal string            // the root with symlinks resolved
+	hook     func(what string) // tests: runs before each line is checked (and may panic)
+}
+
+func newChecker(req Request, emit func(diag.Result)) *checker {
+	if req.InScope == nil {
+		req.InScope = func(string) bool { return true }
+	}
+	c := &checker{
+		req: req, emit: emit, limit: MaxLine,
+		ids:   map[string]int32{},
+		real:  make([]string, len(req.Fixtures)),
+		scope: make([]bool, len(req.Fixtures)),
+		lines: newLineCache(),
+	}
+	for i, f := range req.Fixtures {
+		c.scope[i] = req.InScope(f)
+	}
+	if r, err := filepath.EvalSymlinks(req.Root); err == nil {
+		c.rootReal = r
+	} else {
+		c.rootReal = req.Root
+	}
+	return c
+}
+
+func (c *checker) run(ctx context.Context) error {
+	for i := range c.req.Fixtures {
+		if err := c.indexFixture(ctx, i); err != nil {
+			return err
+		}
+	}
+	if !c.req.ReadCandidates {
+		return nil
+	}
+	for _, f := range c.req.Candidates {
+		if err := c.candidatesFile(ctx, f); err != nil {
+			return err
+		}
+	}
+	if !c.req.CandidatesConfigured {
+		return nil
+	}
+	for i := range c.refs {
+		ref := &c.refs[i]
+		if !ref.valid || ref.answered || !c.scope[ref.file] {
+			continue
+		}
+		for j, a := range Vocabulary {
+			if ref.asserts&(1<<j) == 0 {
+				continue
+			}
+			c.emit(diag.Result{
+				Source: diag.SourceEvalCase, File: c.req.Fixtures[ref.file], Pos: diag.Pos{Line: int(ref.line), Col: 1},
+				Check: a.Name, CaseID: ref.id, Outcome: diag.Skip, Severity: severityOf(ref.report&(1<<j) != 0),
+				Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", ref.id),
+			})
+		}
+	}
+	return nil
+}
+
+func severityOf(report bool) diag.Severity {
+	if report {
+		return diag.SeverityWarning
+	}
+	return diag.SeverityError
+}
+
+// open opens a selected file, refusing one that resolves outside the
+// repository (PRODUCT.md §8). A refusal or failure is a result, emitted when
+// the file is in scope.
+func (c *checker) open(rel string, inScope bool) (*os.File, string) {
+	fail := func(code, msg string) (*os.File, string) {
+		if inScope {
+			c.emit(diag.Result{
+				Source: diag.SourceEvalCase, File: rel, Check: diag.CheckDefinition,
+				Outcome: diag.Error, Severity: diag.SeverityError, Code: code, Message: msg,
+			})
+		}
+		return nil, ""
+	}
+	full := filepath.Join(c.req.Root, filepath.FromSlash(rel))
+	real, err := filepath.EvalSymlinks(full)
+	if err != nil {
+		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
+	}
+	if r, err := filepath.Rel(c.rootReal, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return fail("target_outside_repo", rel+" resolves outside the repository; it is not read")
+	}
+	f, err := os.Open(real)
+	if err != nil {
+		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
+	}
+	if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		f.Close()
+		return fail("target_unreadable", "cannot read "+rel+": not a regular file")
+	}
+	return f, real
+}
+
+// errText is an error without the path os puts in front of it.
+func errText(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// checkEvery is how many lines pass between two looks at the context.
+const checkEvery = 1024
+
+// indexFixture is pass 1 for one fixture.
+func (c *checker) indexFixture(ctx context.Context, fi int) error {
+	rel, inScope := c.req.Fixtures[fi], c.scope[fi]
+	f, real := c.open(rel, inScope)
+	if f == nil {
+		return nil
+	}
+	defer f.Close()
+	c.real[fi] = real
+	lr := newLineReader(f, c.limit)
+	for n := 0; ; n++ {
+		if n%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		ln, ok := lr.next()
+		if !ok {
+			break
+		}
+		c.caseLine(fi, rel, ln, inScope)
+	}
+	if err := lr.Err(); err != nil && inScope {
+		c.emit(diag.Result{
+			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
+			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + errText(err),
+		})
+	}
+	return nil
+}
+
+// internalError turns a panic while checking one line into that line's
+// result (PRODUCT.md §3).
+func (c *checker) internalError(v any, file string, line int, check, caseID string, sev diag.Severity, report bool) {
+	if !report {
+		return
+	}
+	c.emit(diag.Result{
+		Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1}, Check: check, CaseID: caseID,
+		Outcome: diag.Error, Severity: sev, Code: "internal_error",
+		Message:  fmt.Sprintf("internal error: %v", v),
+		Evidence: map[string]any{"stack": string(debug.Stack())},
+	})
+}
+
+// caseLine validates one fixture line and indexes its case.
+func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.internalError(v, rel, ln.No, diag.CheckDefinition, "", diag.SeverityError, inScope)
+		}
+	}()
+	if c.hook != nil {
+		c.hook("case")
+	}
+	if ln.TooLarge {
+		c.tooLarge(rel, ln, inScope)
+		return
+	}
+	if blank(ln.Text) {
+		return
+	}
+	var (
+		id              string
+		asserts, report uint8
+	)
+	w, valid := fastCase(ln.Text)
+	if valid {
+		id = w.ID
+		asserts, report = w.mask()
+	} else {
+		var fs faults
+		if f := preflight(ln.Text); f != nil {
+			fs = faults{*f}
+		} else {
+			fs, id = validateCase(ln.Text)
+		}
+		valid = len(fs) == 0
+		if inScope {
+			c.emitFaults(rel, ln, fs, id)
+		}
+		if valid {
+			// Valid, though the fast path doubted it (a null, 1.0).
+			var w caseWire
+			json.Unmarshal(ln.Text, &w)
+			asserts, report = w.mask()
+		}
+	}
+	if id == "" {
+		return
+	}
+	if _, dup := c.ids[id]; dup {
+		if inScope {
+			c.emitFault(rel, ln, fault{path: []string{"id"}, off: -1, code: "duplicate_id",
+				msg: fmt.Sprintf("case id %s is already used by an earlier case; ids are unique across all fixtures", id)}, id)
+		}
+		return
+	}
+	ref := caseRef{id: id, off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: asserts, report: report}
+	c.ids[id] = int32(len(c.refs))
+	c.refs = append(c.refs, ref)
+}
+
+func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
+	if !inScope {
+		return
+	}
+	c.emit(diag.Result{
+		Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: ln.No, Col: 1}, Check: diag.CheckDefinition,
+		Outcome: diag.Fail, Severity: diag.SeverityError, Code: "too_large",
+		Message: fmt.Sprintf("line %d is longer than %d MiB; it is skipped", ln.No, c.limit>>20),
+	})
+}
+
+// maxLineFaults bounds the faults reported for one line: each is located by
+// re-scanning the line, and a line may hold 16 MiB of bad values.
+const maxLineFaults = 50
+
+// emitFaults reports a line's definition faults, at most maxLineFaults of
+// them; the last one reported then says how many more there are.
+func (c *checker) emitFaults(rel string, ln rawLine, fs faults, caseID string) {
+	if len(fs) > maxLineFaults {
+		more := len(fs) - maxLineFaults + 1
+		fs = append(fs[:maxLineFaults-1:maxLineFaults-1], fault{off: 0, code: fs[maxLineFaults-1].code,
+			msg: fmt.Sprintf("%d more faults in this line are not reported", more)})
+	}
+	for _, f := range fs {
+		c.emitFault(rel, ln, f, caseID)
+	}
+}
+
+// emitFault reports a definition fault at its position in the line.
+func (c *checker) emitFault(rel string, ln rawLine, f fault, caseID string) {
+	c.emit(diag.Result{
+		Source: diag.SourceEvalCase, File: rel, Pos: faultPos(ln.Text, ln.No, f), Check: diag.CheckDefinition,
+		CaseID: caseID, Outcome: diag.Fail, Severity: diag.SeverityError, Code: f.code, Message: f.msg,
+		Key: pathString(f.path),
+	})
+}
+
+// faultPos finds a fault's position: its known offset, or the key or value
+// its path names, located by re-scanning the line.
+func faultPos(text []byte, line int, f fault) diag.Pos {
+	off := f.off
+	if off < 0 {
+		keyOff, valOff, ok := jsonpos.Locate(text, f.path...)
+		switch {
+		case !ok:
+			off = 0
+		case f.at == atKey && keyOff >= 0:
+			off = keyOff
+		default:
+			off = valOff
+		}
+	}
+	off = max(0, min(off, len(text)))
+	return diag.Pos{Line: line, Col: utf8.RuneCount(text[:off]) + 1}
+}
+
+// candidatesFile is pass 2 for one candidates file.
+func (c *checker) candidatesFile(ctx context.Context, rel string) error {
+	inScope := c.req.InScope(rel)
+	f, _ := c.open(rel, inScope)
+	if f == nil {
+		return nil
+	}
+	defer f.Close()
+	lr := newLineReader(f, c.limit)
+	for n := 0; ; n++ {
+		if n%checkEvery == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		ln, ok := lr.next()
+		if !ok {
+			break
+		}
+		c.candidateLine(rel, ln, inScope)
+	}
+	if err := lr.Err(); err != nil && inScope {
+		c.emit(diag.Result{
+			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
+			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + errText(err),
+		})
+	}
+	return nil
+}
+
+// candidateLine checks one candidate: it validates the line, matches it
+// with its case and runs the case's assertions on it.
+func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.internalError(v, rel, ln.No, diag.CheckDefinition, "", diag.SeverityError, inScope)
+		}
+	}()
+	if c.hook != nil {
+		c.hook("candidate")
+	}
+	if ln.TooLarge {
+		c.tooLarge(rel, ln, inScope)
+		return
+	}
+	if blank(ln.Text) {
+		return
+	}
+	w, ok := fastCandidate(ln.Text)
+	if !ok {
+		var (
+			fs faults
+			id string
+		)
+		if f := preflight(ln.Text); f != nil {
+			fs = faults{*f}
+		} else {
+			fs, id = validateCandidate(ln.Text)
+		}
+		if len(fs) > 0 {
+			if inScope {
+				c.emitFaults(rel, ln, fs, id)
+			}
+			// A faulty candidate still answers its case: no no_candidate
+			// on top of its own fault.
+			if slot, known := c.ids[id]; known {
+				c.refs[slot].answered = true
+			}
+			return
+		}
+		json.Unmarshal(ln.Text, &w) // valid: the fast path was over-cautious
+		if w == nil {
+			return
+		}
+	}
+	id := w.CaseID
+	slot, known := c.ids[id]
+	if !known {
+		if inScope {
+			c.candidateFault(rel, ln, id, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
+		}
+		return
+	}
+	ref := &c.refs[slot]
+	if ref.answered {
+		if inScope {
+			c.candidateFault(rel, ln, id, checkDuplicateCandidate,
+				fmt.Sprintf("a second candidate for case %s; the first one is checked", quote(id)))
+		}
+		return
+	}
+	ref.answered = true
+	if !ref.valid || (!inScope && !c.scope[ref.file]) {
+		return
+	}
+	c.assert(ref, w)
+}
+
+func (c *checker) candidateFault(rel string, ln rawLine, id, code, msg string) {
+	c.emit(diag.Result{
+		Source: diag.SourceEvalCase, File: rel, Pos: faultPos(ln.Text, ln.No, fault{path: []string{"case_id"}, off: -1}),
+		Check: code, CaseID: id, Outcome: diag.Fail, Severity: diag.SeverityError, Code: code, Message: msg,
+	})
+}
+
+// caseDoc is what pass 2 decodes of a valid case.
+type caseDoc struct {
+	ID             string         `json:"id"`
+	SourceLocale   string         `json:"source_locale"`
+	TargetLocale   string         `json:"target_locale"`
+	Source         string         `json:"source"`
+	RequiredTokens []string       `json:"required_tokens"`
+	Assertions     []assertionDoc `json:"assertions"`
+}
+
+type assertionDoc struct {
+	Name     string  `json:"name"`
+	Severity string  `json:"severity"`
+	Params   rawJSON `json:"params"` // points into the line, valid while it is checked
+}
+
+// assert re-reads a case and runs its assertions on the candidate w.
+func (c *checker) assert(ref *caseRef, w *candidateWire) {
+	file := c.req.Fixtures[ref.file]
+	line := int(ref.line)
+	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
+	var doc caseDoc
+	if err == nil {
+		err = decodeCase(text, &doc)
+	}
+	if err == nil && doc.ID != ref.id {
+		err = errors.New("the line no longer holds this case")
+	}
+	if err != nil {
+		c.emit(diag.Result{
+			Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1}, Check: diag.CheckDefinition,
+			CaseID: ref.id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
+			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", ref.id, err, file),
+		})
+		return
+	}
+	in := input{
+		source: doc.Source, sourceLocale: doc.SourceLocale, targetLocale: doc.TargetLocale,
+		requiredTokens: doc.RequiredTokens, text: *w.Text,
+	}
+	if w.RawResponse != nil {
+		in.raw, in.hasRaw = *w.RawResponse, true
+	}
+	for _, a := range doc.Assertions {
+		if a.Name == "placeholder_integrity" {
+			p := decodePlaceholderParams(a.Params)
+			in.placeholder = &p
+		}
+	}
+	for _, a := range doc.Assertions {
+		c.runAssertion(lookupAssertion(a.Name), a, &in, file, line, ref.id)
+	}
+}
+
+// runAssertion runs one assertion; a panic becomes its internal_error.
+func (c *checker) runAssertion(spec *Assertion, a assertionDoc, in *input, file string, line int, id string) {
+	sev := severityOf(a.Severity == SeverityReport)
+	defer func() {
+		if v := recover(); v != nil {
+			c.internalError(v, file, line, spec.Name, id, sev, true)
+		}
+	}()
+	if c.hook != nil {
+		c.hook(spec.Name)
+	}
+	v := spec.run(in, a.Params)
+	c.emit(assertionResult(spec.Name, sev, v, file, line, id))
+}
+
+// assertionResult turns a verdict into its Result: a pass with code ok, or
+// a fail whose code is the first fault in PRODUCT.md's order and whose
+// evidence lists every fault.
+func assertionResult(name string, sev diag.Severity, v verdict, file string, line int, id string) diag.Result {
+	r := diag.Result{
+		Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1},
+		Check: name, CaseID: id, Severity: sev,
+	}
+	if len(v.faults) == 0 {
+		r.Outcome, r.Code, r.Message = diag.Pass, "ok", v.passMsg
+		return r
+	}
+	slices.SortStableFunc(v.faults, func(a, b finding) int { return codeRank(a.code) - codeRank(b.code) })
+	r.Outcome, r.Code, r.Message = diag.Fail, v.faults[0].code, v.faults[0].msg
+	if n := len(v.faults) - 1; n > 0 {
+		r.Message += fmt.Sprintf(" (and %d more fault(s) in the evidence)", n)
+	}
+	list := make([]any, len(v.faults))
+	for i, f := range v.faults {
+		m := map[string]any{"code": f.code, "message": f.msg}
+		for k, x := range f.detail {
+			m[k] = x
+		}
+		list[i] = m
+	}
+	ev := make(map[string]any, len(v.evidence)+1)
+	for k, x := range v.evidence {
+		ev[k] = x
+	}
+	ev["faults"] = list
+	r.Evidence = ev
+	return r
+}
+
+// lineCache re-reads case lines by offset (os.File.ReadAt) through a small
+// window per open fixture, so that candidates in fixture order cost one
+// read per window rather than one per case. Its memory is bounded: at most
+// maxOpen files with one window each.
+type lineCache struct {
+	files map[string]*window
+	clock int64
+}
+
+type window struct {
+	f    *os.File
+	buf  []byte
+	off  int64 // file offset of buf[0]
+	n    int   // valid bytes in buf
+	used int64 // the clock at the last use
+}
+
+const (
+	windowSize = 64 << 10
+	maxOpen    = 16
+)
+
+func newLineCache() *lineCache { return &lineCache{files: map[string]*window{}} }
+
+// read returns n bytes at off of the file at path; the slice is valid until
+// the next read.
+func (lc *lineCache) read(path string, off int64, n int) ([]byte, error) {
+	lc.clock++
+	w, ok := lc.files[path]
+	if !ok {
+		if len(lc.files) >= maxOpen {
+			lc.evict()
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		w = &window{f: f, off: -1}
+		lc.files[path] = w
+	}
+	w.used = lc.clock
+	if w.off >= 0 && off >= w.off && off+int64(n) <= w.off+int64(w.n) {
+		return w.buf[off-w.off : off-w.off+int64(n)], nil
+	}
+	if n > windowSize {
+		buf := make([]byte, n)
+		if got, err := w.f.ReadAt(buf, off); got < n {
+			if err == nil || errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+		return buf, nil
+	}
+	if w.buf == nil {
+		w.buf = make([]byte, windowSize)
+	}
+	got, err := w.f.ReadAt(w.buf, off)
+	if got < n {
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		w.off = -1
+		return nil, err
+	}
+	w.off, w.n = off, got
+	return w.buf[:n], nil
+}
+
+func (lc *lineCache) evict() {
+	var oldest string
+	for p, w := range lc.files {
+		if oldest == "" || w.used < lc.files[oldest].used {
+			oldest = p
+		}
+	}
+	lc.files[oldest].f.Close()
+	delete(lc.files, oldest)
+}
+
+func (lc *lineCache) close() {
+	for p, w := range lc.files {
+		w.f.Close()
+		delete(lc.files, p)
+	}
+}

@@ -1,0 +1,333 @@
+package evalcase
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// caseLine returns a valid case with id, source and assertions (JSON).
+func caseLineFor(id, source, assertions string) string {
+	return fmt.Sprintf(`{"schema_version": 1, "id": %q, "source_locale": "en-US", "target_locale": "de-DE", "domain": "ui", "source": %q, "assertions": %s, "provenance": {"kind": "synthetic", "license": "MIT"}}`, id, source, assertions)
+}
+
+func candidateFor(id, text string) string {
+	return fmt.Sprintf(`{"case_id": %q, "text": %q, "raw_response": null}`, id, text)
+}
+
+const phHard = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf"}}]`
+const phReport = `[{"name": "placeholder_integrity", "severity": "report", "params": {"syntax": "printf"}}, {"name": "max_chars", "severity": "hard", "params": {"max": 40}}]`
+
+func find(rs []diag.Result, code string) []diag.Result {
+	var out []diag.Result
+	for _, r := range rs {
+		if r.Code == code {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func TestCheckMatchesCandidates(t *testing.T) {
+	rs := check(t, map[string]string{
+		"cases/a.jsonl": "\n" + caseLineFor("a.one", "%s has %d", phHard) + "\n\n" + caseLineFor("a.two", "%s", phReport) + "\r\n" + caseLineFor("a.three", "x", phHard) + "\n",
+		"cases/b.jsonl": caseLineFor("b.one", "%d", phHard),
+		"candidates/c.jsonl": strings.Join([]string{
+			candidateFor("a.two", "%d"),
+			candidateFor("a.one", "%s hat %d"),
+			"",
+			candidateFor("nope.one", "x"),
+			candidateFor("a.one", "again"),
+			candidateFor("b.one", "%s"),
+		}, "\n"),
+	})
+	want := `candidates/c.jsonl:4:13: error: unknown_case: case "nope.one" is in no selected fixture [unknown_case]
+candidates/c.jsonl:5:13: error: duplicate_candidate: a second candidate for case "a.one"; the first one is checked [duplicate_candidate]
+cases/a.jsonl:2:1: pass: placeholder_integrity: 2 placeholder(s) preserved [ok]
+cases/a.jsonl:4:1: pass: max_chars: 2 code points, at most 40 allowed [ok]
+cases/a.jsonl:4:1: warning: placeholder_integrity: placeholder %s was altered to %d [placeholder_mutated]
+cases/a.jsonl:5:1: skip: placeholder_integrity: no candidate for case a.three [no_candidate]
+cases/b.jsonl:1:1: error: placeholder_integrity: placeholder %d was altered to %s [placeholder_mutated]
+`
+	if got := textLines(rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, r := range rs {
+		if r.Check == "placeholder_integrity" && r.CaseID == "a.two" && r.Severity != diag.SeverityWarning {
+			t.Errorf("a report assertion has severity %s", r.Severity)
+		}
+	}
+}
+
+func TestCheckScope(t *testing.T) {
+	files := map[string]string{
+		"cases/a.jsonl":      caseLineFor("a.one", "%s", phHard) + "\n" + `{"broken"` + "\n",
+		"cases/b.jsonl":      caseLineFor("b.one", "%s", phHard) + "\n" + caseLineFor("a.one", "dup", phHard) + "\n" + caseLineFor("b.two", "%s", phHard),
+		"candidates/a.jsonl": candidateFor("a.one", "%d") + "\n" + candidateFor("zzz.one", "x"),
+		"candidates/b.jsonl": candidateFor("b.one", "%s") + "\n{}",
+	}
+	root := writeTree(t, files)
+	run := func(inScope ...string) string {
+		req := Request{
+			Root: root, Fixtures: []string{"cases/a.jsonl", "cases/b.jsonl"},
+			Candidates: []string{"candidates/a.jsonl", "candidates/b.jsonl"}, ReadCandidates: true, CandidatesConfigured: true,
+			InScope: func(f string) bool {
+				for _, s := range inScope {
+					if s == f {
+						return true
+					}
+				}
+				return false
+			},
+		}
+		rs, err := Check(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		diag.Sort(rs)
+		return textLines(rs)
+	}
+	// Only cases/b.jsonl changed: its definitions and cases; the duplicate id
+	// is found against cases/a.jsonl, which is indexed but not reported.
+	want := `cases/b.jsonl:1:1: pass: placeholder_integrity: 1 placeholder(s) preserved [ok]
+cases/b.jsonl:2:29: error: definition: case id a.one is already used by an earlier case; ids are unique across all fixtures [duplicate_id]
+cases/b.jsonl:3:1: skip: placeholder_integrity: no candidate for case b.two [no_candidate]
+`
+	if got := run("cases/b.jsonl"); got != want {
+		t.Errorf("scope cases/b.jsonl: got\n%s\nwant\n%s", got, want)
+	}
+	// Only candidates/a.jsonl changed: the assertions of the cases it answers
+	// run again, and its own faults are reported.
+	want = `candidates/a.jsonl:2:13: error: unknown_case: case "zzz.one" is in no selected fixture [unknown_case]
+cases/a.jsonl:1:1: error: placeholder_integrity: placeholder %s was altered to %d [placeholder_mutated]
+`
+	if got := run("candidates/a.jsonl"); got != want {
+		t.Errorf("scope candidates/a.jsonl: got\n%s\nwant\n%s", got, want)
+	}
+	if got := run(); got != "" {
+		t.Errorf("nothing in scope: got\n%s", got)
+	}
+}
+
+func TestCheckWithoutCandidates(t *testing.T) {
+	files := map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard) + "\n" + `{"id": 1}`}
+	root := writeTree(t, files)
+	for _, req := range []Request{
+		{Root: root, Fixtures: []string{"cases/a.jsonl"}, ReadCandidates: true},                              // no candidates configured: no no_candidate
+		{Root: root, Fixtures: []string{"cases/a.jsonl"}, ReadCandidates: false, CandidatesConfigured: true}, // validate
+	} {
+		rs, err := Check(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs {
+			if r.Check != diag.CheckDefinition {
+				t.Errorf("%+v: unexpected %s %s", req, r.Check, r.Code)
+			}
+		}
+		if len(find(rs, "wrong_type")) != 1 {
+			t.Errorf("the fixture is not validated: %v", rs)
+		}
+	}
+}
+
+func TestCheckLines(t *testing.T) {
+	long := caseLineFor("a.long", strings.Repeat("x", 300), phHard)
+	rs := check(t, map[string]string{
+		"cases/a.jsonl": "\xef\xbb\xbf" + caseLineFor("a.bom", "%s", phHard) + "\r\n" +
+			"  \t \r\n" +
+			strings.Replace(caseLineFor("a.utf8", "ü", phHard), "ü", "\xc3", 1) + "\n" +
+			long + "\n" +
+			"[1]\n" +
+			caseLineFor("a.last", "%d", phHard), // no final newline
+		"candidates/c.jsonl": candidateFor("a.bom", "%s") + "\n" + candidateFor("a.last", "%d") + "\n" + "{\"case_id\": \"a.long\", \"text\": \"\xff\"}\n" + candidateFor("a.utf8", "x"),
+	})
+	for _, want := range []struct {
+		file string
+		line int
+		code string
+	}{
+		{"cases/a.jsonl", 1, "ok"}, {"cases/a.jsonl", 3, "invalid_utf8"}, {"cases/a.jsonl", 5, "wrong_type"},
+		{"cases/a.jsonl", 6, "ok"}, {"candidates/c.jsonl", 3, "invalid_utf8"}, {"candidates/c.jsonl", 4, "unknown_case"},
+	} {
+		found := false
+		for _, r := range rs {
+			if r.File == want.file && r.Pos.Line == want.line && r.Code == want.code {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no %s at %s:%d in\n%s", want.code, want.file, want.line, textLines(rs))
+		}
+	}
+	// The invalid UTF-8 is pointed at: "source": "\xc3 is column 96.
+	for _, r := range find(rs, "invalid_utf8") {
+		if r.File == "cases/a.jsonl" && r.Pos.Col != strings.Index(caseLineFor("a.utf8", "ü", phHard), "ü")+1 {
+			t.Errorf("invalid_utf8 at column %d", r.Pos.Col)
+		}
+	}
+}
+
+func TestCheckTooLarge(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"cases/a.jsonl":      caseLineFor("a.one", "%s", phHard) + "\n" + caseLineFor("a.big", strings.Repeat("x", 5000), phHard) + "\n" + caseLineFor("a.two", "%s", phHard),
+		"candidates/c.jsonl": candidateFor("a.one", strings.Repeat("y", 5000)) + "\n" + candidateFor("a.two", "%s"),
+	})
+	var rs []diag.Result
+	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"}, ReadCandidates: true}, func(r diag.Result) { rs = append(rs, r) })
+	c.limit = 1000
+	if err := c.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c.lines.close()
+	diag.Sort(rs)
+	want := `candidates/c.jsonl:1:1: error: definition: line 1 is longer than 0 MiB; it is skipped [too_large]
+cases/a.jsonl:2:1: error: definition: line 2 is longer than 0 MiB; it is skipped [too_large]
+cases/a.jsonl:3:1: pass: placeholder_integrity: 1 placeholder(s) preserved [ok]
+`
+	if got := textLines(rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestLineReaderTooLargeDoesNotHoldTheLine(t *testing.T) {
+	// A 40 MiB line is skipped with a buffer that stays small.
+	r := strings.NewReader("{}\n" + strings.Repeat("x", 40<<20) + "\n{\"a\": 1}")
+	lr := newLineReader(r, MaxLine)
+	var got []string
+	for {
+		ln, ok := lr.next()
+		if !ok {
+			break
+		}
+		if ln.TooLarge {
+			got = append(got, fmt.Sprintf("%d:too_large", ln.No))
+		} else {
+			got = append(got, fmt.Sprintf("%d@%d:%s", ln.No, ln.Off, ln.Text))
+		}
+		if cap(lr.buf) > MaxLine+2 {
+			t.Fatalf("buffer grew to %d bytes", cap(lr.buf))
+		}
+	}
+	want := fmt.Sprintf("1@0:{} 2:too_large 3@%d:{\"a\": 1}", 3+40<<20+1)
+	if strings.Join(got, " ") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+func TestCheckPanicsBecomeResults(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"cases/a.jsonl":      caseLineFor("a.one", "%s", phReport) + "\n" + caseLineFor("a.two", "%s", phHard) + "\n" + caseLineFor("a.three", "%s", phHard),
+		"candidates/c.jsonl": candidateFor("a.one", "%s") + "\n" + candidateFor("a.three", "%s"),
+	})
+	var rs []diag.Result
+	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"}, ReadCandidates: true}, func(r diag.Result) { rs = append(rs, r) })
+	cases := 0
+	c.hook = func(what string) {
+		switch what {
+		case "case":
+			cases++
+			if cases == 2 {
+				panic("boom in pass 1")
+			}
+		case "placeholder_integrity":
+			panic("boom in an assertion")
+		}
+	}
+	if err := c.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	diag.Sort(rs)
+	var got []string
+	for _, r := range rs {
+		got = append(got, fmt.Sprintf("%d %s %s %s %s", r.Pos.Line, r.Check, r.Outcome, r.Severity, r.Code))
+	}
+	want := "1 max_chars pass error ok|1 placeholder_integrity error warning internal_error|2 definition error error internal_error|3 placeholder_integrity error error internal_error"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+func TestCheckOutsideRepoAndUnreadable(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "x.jsonl"), []byte(caseLineFor("x.one", "%s", phHard)), 0o644)
+	root := writeTree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
+	if err := os.Symlink(filepath.Join(outside, "x.jsonl"), filepath.Join(root, "cases", "link.jsonl")); err != nil {
+		t.Skip(err)
+	}
+	rs, err := Check(context.Background(), Request{Root: root, Fixtures: []string{"cases/a.jsonl", "cases/gone.jsonl", "cases/link.jsonl"}, ReadCandidates: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	diag.Sort(rs)
+	want := `cases/gone.jsonl: error: definition: cannot read cases/gone.jsonl: no such file or directory [target_unreadable]
+cases/link.jsonl: error: definition: cases/link.jsonl resolves outside the repository; it is not read [target_outside_repo]
+`
+	if got := textLines(rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestCheckCancelled(t *testing.T) {
+	root := writeTree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Check(ctx, Request{Root: root, Fixtures: []string{"cases/a.jsonl"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestCheckRereadsThroughWindows(t *testing.T) {
+	// Candidates in reverse order and a case line longer than a window.
+	var cases, cands []string
+	for i := 0; i < 3000; i++ {
+		src := "%s " + strings.Repeat("y", i%7)
+		if i == 1500 {
+			src = strings.Repeat("z", windowSize+10) + " %s"
+		}
+		cases = append(cases, caseLineFor(fmt.Sprintf("c.n%d", i), src, phHard))
+		cands = append(cands, candidateFor(fmt.Sprintf("c.n%d", 2999-i), "%s"))
+	}
+	rs := check(t, map[string]string{"cases/a.jsonl": strings.Join(cases, "\n"), "candidates/c.jsonl": strings.Join(cands, "\n")})
+	if len(rs) != 3000 || len(find(rs, "ok")) != 3000 {
+		t.Errorf("%d results, %d ok; first: %v", len(rs), len(find(rs, "ok")), rs[0])
+	}
+}
+
+func TestToContract(t *testing.T) {
+	rs := check(t, map[string]string{
+		"cases/a.jsonl":      caseLineFor("a.one", "%s has %d", phReport) + "\n" + caseLineFor("a.two", "x", phHard) + "\n" + `{"id": 1}`,
+		"candidates/c.jsonl": candidateFor("a.one", "%s hat") + "\n" + candidateFor("z.z", "x"),
+	})
+	var got []string
+	for _, r := range rs {
+		c, ok := ToContract(r)
+		if !ok {
+			got = append(got, "-"+r.Code)
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %s %v %s %s %d", c.CaseID, c.Assertion, c.Passed, c.Severity, c.Code, len(c.Evidence)))
+	}
+	want := "-unknown_case|a.one max_chars true hard ok 0|a.one placeholder_integrity false report placeholder_missing 4|-no_candidate|" + strings.Repeat("-missing_field|", 7) + "-wrong_type"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+func TestCheckCapsFaultsPerLine(t *testing.T) {
+	tags := strings.Repeat(`"BAD", `, 1000) + `"ok"`
+	line := strings.Replace(caseLineFor("a.tags", "x", phHard), `"provenance"`, `"tags": [`+tags+`], "provenance"`, 1)
+	rs := check(t, map[string]string{"cases/a.jsonl": line})
+	if len(rs) != maxLineFaults {
+		t.Fatalf("%d results, want %d", len(rs), maxLineFaults)
+	}
+	if last := rs[0]; last.Pos.Col != 1 || !strings.Contains(last.Message, "951 more faults") {
+		t.Errorf("the first result in order is %v: %s", last.Pos, last.Message)
+	}
+}

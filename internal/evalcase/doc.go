@@ -1,0 +1,22 @@
+// Package evalcase implements EvalCase v1 (../shared/specs/evalcase-v1-contract.md
+// as PRODUCT.md §10 decides it): JSONL fixtures of cases, validated field by
+// field, and the six deterministic assertions run on candidate outputs.
+//
+// A run streams (Stream, Check). Pass 1 reads every selected fixture line by
+// line, validates each case and keeps an index of case id → file, byte
+// offset, length, line and the case's assertions. Pass 2 reads the
+// candidates files line by line, re-reads each candidate's case by offset
+// and runs its assertions. No case or candidate text outlives its check, so
+// memory grows only by the index.
+//
+// Lines are decoded with encoding/json into typed structs (the fast path,
+// fast.go). A line the fast path doubts goes to the authoritative validation
+// (schema.go), which reports every fault with the JSON path of its key or
+// value; positions are found only then, by re-scanning the line with
+// jsonpos. Result positions are 1-based lines and code-point columns.
+//
+// Placeholder tokenisation: syntax.go (printf and Python), icu.go (ICU
+// MessageFormat), placeholder.go (custom patterns, the auto union and the
+// comparison with its codes). The assertion vocabulary is the one registry
+// Vocabulary (vocab.go).
+package evalcase

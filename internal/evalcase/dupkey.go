@@ -1,0 +1,172 @@
+package evalcase
+
+import (
+	"bytes"
+
+	"github.com/evalgate/evalgate/internal/jsonpos"
+)
+
+// maxFastKeys is how many keys one object may have before scanKeys hands
+// the line to jsonpos.Duplicate instead of comparing keys pairwise.
+const maxFastKeys = 64
+
+// keySchema says which keys an object may have: the fast path's stand-in
+// for json.Decoder.DisallowUnknownFields, found in the same walk as
+// duplicate keys.
+type keySchema struct {
+	allowed []string              // nil: any key (an open object)
+	child   map[string]*keySchema // the schema of an object or array under a key
+	items   *keySchema            // the schema of an array's items
+}
+
+var (
+	caseKeys = &keySchema{
+		allowed: append(append([]string(nil), RequiredFields...), OptionalFields...),
+		child: map[string]*keySchema{
+			"provenance": {allowed: ProvenanceFields},
+			"assertions": {items: &keySchema{allowed: AssertionFields}},
+		},
+	}
+	candidateKeys = &keySchema{allowed: CandidateFields}
+)
+
+// keyScan is what scanKeys found.
+type keyScan struct {
+	dup     bool
+	dupKey  string
+	dupOff  int  // the later key's opening quote
+	unknown bool // a key schema does not allow, or a key scanKeys cannot judge
+	// present has bit i set when the root object has the key
+	// schema.allowed[i] (the first 32).
+	present uint32
+}
+
+// scanKeys walks text, which must be valid JSON (encoding/json has accepted
+// it), for the first key that repeats inside one object (encoding/json
+// silently keeps the last of two) and for keys schema does not allow. Keys
+// are compared as raw bytes; a line whose keys hold escapes, or with a very
+// large object, is handed to jsonpos.Duplicate, which compares decoded keys,
+// and counts as holding an unknown key.
+func scanKeys(text []byte, schema *keySchema) keyScan {
+	type frame struct {
+		object    bool
+		expectKey bool
+		first     int        // index in keys of this object's first key
+		schema    *keySchema // nil: nothing to check
+		pending   *keySchema // the schema of the current member's value
+	}
+	var (
+		stackBuf [16]frame
+		keysBuf  [64][2]int
+		ks       keyScan
+	)
+	slow := func() keyScan {
+		k, off, found := jsonpos.Duplicate(text)
+		return keyScan{dup: found, dupKey: k, dupOff: off, unknown: true}
+	}
+	stack := stackBuf[:0]
+	keys := keysBuf[:0] // [start, end) of each key of the open objects, quotes excluded
+	for i := 0; i < len(text); {
+		switch c := text[i]; c {
+		case '"':
+			end := stringEnd(text, i)
+			if end < 0 {
+				return ks // not valid JSON: nothing to say
+			}
+			if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].expectKey {
+				top := &stack[n-1]
+				k := text[i+1 : end-1]
+				if bytes.IndexByte(k, '\\') >= 0 || len(keys)-top.first >= maxFastKeys {
+					return slow()
+				}
+				for _, prev := range keys[top.first:] {
+					if bytes.Equal(text[prev[0]:prev[1]], k) && !ks.dup {
+						ks.dup, ks.dupKey, ks.dupOff = true, string(k), i
+					}
+				}
+				keys = append(keys, [2]int{i + 1, end - 1})
+				top.expectKey, top.pending = false, nil
+				if s := top.schema; s != nil {
+					if s.allowed != nil {
+						i := keyAt(s.allowed, k)
+						switch {
+						case i < 0:
+							ks.unknown = true
+						case n == 1 && i < 32:
+							ks.present |= 1 << i
+						}
+					}
+					top.pending = s.child[string(k)]
+				}
+			}
+			i = end
+		case '{', '[':
+			var s *keySchema
+			switch n := len(stack); {
+			case n == 0:
+				s = schema
+			case stack[n-1].object:
+				s = stack[n-1].pending
+			case stack[n-1].schema != nil:
+				s = stack[n-1].schema.items
+			}
+			stack = append(stack, frame{object: c == '{', expectKey: c == '{', first: len(keys), schema: s})
+			i++
+		case '}', ']':
+			if n := len(stack); n > 0 {
+				if stack[n-1].object {
+					keys = keys[:stack[n-1].first]
+				}
+				stack = stack[:n-1]
+			}
+			i++
+		case ',':
+			if n := len(stack); n > 0 && stack[n-1].object {
+				stack[n-1].expectKey = true
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return ks
+}
+
+// keyAt returns k's index in keys, or -1, without allocating.
+func keyAt(keys []string, k []byte) int {
+	for i, a := range keys {
+		if a == string(k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// dupKey reports the first key that repeats inside one object of text.
+func dupKey(text []byte) (key string, off int, found bool) {
+	ks := scanKeys(text, nil)
+	return ks.dupKey, ks.dupOff, ks.dup
+}
+
+// stringEnd returns the offset just past the closing quote of the string
+// starting at text[i] == '"', or -1 when it is not closed.
+func stringEnd(text []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(text[j:], '"')
+		if k < 0 {
+			return -1
+		}
+		j += k
+		// The quote closes the string unless an odd number of backslashes
+		// precede it.
+		bs := 0
+		for p := j - 1; p > i && text[p] == '\\'; p-- {
+			bs++
+		}
+		if bs%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
+}

@@ -1,0 +1,295 @@
+package evalcase
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// The fast path decodes a line into typed structs with encoding/json and
+// accepts it when every rule holds. It never produces a fault: whenever it
+// has a doubt (a decode error, a null, a rule that fails), the line goes to
+// validateCase or validateCandidate, which find every fault with its path.
+// FuzzReadCases checks that the fast path accepts no line that the
+// authoritative validation rejects.
+
+// caseWire is a case as the fast path decodes it. Which top-level fields
+// are present comes from scanKeys (present), so fields need no pointers; a
+// JSON null never reaches it (see fastCase).
+type caseWire struct {
+	SchemaVersion  float64         `json:"schema_version"`
+	ID             string          `json:"id"`
+	SourceLocale   string          `json:"source_locale"`
+	TargetLocale   string          `json:"target_locale"`
+	Domain         string          `json:"domain"`
+	Source         stringCheck     `json:"source"` // any text: checked, not kept
+	Assertions     []assertionWire `json:"assertions"`
+	Provenance     provenanceWire  `json:"provenance"`
+	Context        objectCheck     `json:"context"`
+	RequiredTokens []string        `json:"required_tokens"`
+	References     stringsCheck    `json:"references"`
+	Difficulty     string          `json:"difficulty"`
+	Tags           []string        `json:"tags"`
+}
+
+// assertionWire is an assertion; an absent name or severity decodes as "",
+// which no rule accepts.
+type assertionWire struct {
+	Name     string  `json:"name"`
+	Severity string  `json:"severity"`
+	Params   rawJSON `json:"params"`
+}
+
+type provenanceWire struct {
+	Kind           string  `json:"kind"`
+	License        string  `json:"license"`
+	Source         *string `json:"source"` // present but blank is a fault
+	Transformation string  `json:"transformation"`
+}
+
+// objectCheck accepts a JSON object without keeping it (context is open).
+type objectCheck struct{}
+
+func (*objectCheck) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '{' {
+		return errors.New("not an object")
+	}
+	return nil
+}
+
+// stringCheck accepts a JSON string without decoding it.
+type stringCheck struct{}
+
+func (*stringCheck) UnmarshalJSON(b []byte) error {
+	if len(b) == 0 || b[0] != '"' {
+		return errors.New("not a string")
+	}
+	return nil
+}
+
+// stringsCheck accepts an array of strings without decoding it. The line
+// is valid JSON (encoding/json has checked it), so each item is a string
+// exactly when it starts with a quote.
+type stringsCheck struct{}
+
+func (*stringsCheck) UnmarshalJSON(b []byte) error {
+	bad := errors.New("not an array of strings")
+	if len(b) == 0 || b[0] != '[' {
+		return bad
+	}
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == ']' {
+		return nil
+	}
+	for i < len(b) {
+		if b[i] != '"' {
+			return bad
+		}
+		if i = stringEnd(b, i); i < 0 {
+			return bad
+		}
+		i = skipSpace(b, i)
+		if i >= len(b) || b[i] == ']' {
+			return nil
+		}
+		i = skipSpace(b, i+1) // ','
+	}
+	return bad
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// rawJSON keeps a value's text without copying it: it points into the line,
+// which outlives the decoded struct while the line is checked.
+type rawJSON []byte
+
+func (r *rawJSON) UnmarshalJSON(b []byte) error {
+	*r = b
+	return nil
+}
+
+var nullLit = []byte("null")
+
+// presence bits of scanKeys for the case's top-level keys: bit i is
+// caseKeys.allowed[i], RequiredFields first.
+var (
+	requiredMask   = uint32(1)<<len(RequiredFields) - 1
+	difficultyBit  = uint32(1) << keyIndex(caseKeys.allowed, "difficulty")
+	caseIDBit      = uint32(1) << keyIndex(CandidateFields, "case_id")
+	candidateText  = uint32(1) << keyIndex(CandidateFields, "text")
+	candidateNeeds = caseIDBit | candidateText
+)
+
+func keyIndex(keys []string, k string) int {
+	for i, x := range keys {
+		if x == k {
+			return i
+		}
+	}
+	panic("evalcase: no key " + k)
+}
+
+// fastCase returns the case when the line is certainly a valid case.
+// Invalid UTF-8 is left to preflight: encoding/json would repair it.
+func fastCase(text []byte) (*caseWire, bool) {
+	// A null anywhere (even inside a string) sends the line to the
+	// authoritative validation: a null would decode as an absent field.
+	if !utf8.Valid(text) || bytes.Contains(text, nullLit) {
+		return nil, false
+	}
+	w := new(caseWire)
+	if json.Unmarshal(text, w) != nil {
+		return nil, false
+	}
+	ks := scanKeys(text, caseKeys)
+	if ks.dup || ks.unknown || !w.clean(ks.present) {
+		return nil, false
+	}
+	return w, true
+}
+
+// clean applies every rule of validateCase to the typed case; present says
+// which top-level keys the line has.
+func (w *caseWire) clean(present uint32) bool {
+	if present&requiredMask != requiredMask || w.SchemaVersion != 1 || len(w.Assertions) == 0 {
+		return false
+	}
+	if checkID(w.ID) != nil || checkLocale("", w.SourceLocale) != nil || checkLocale("", w.TargetLocale) != nil ||
+		strings.TrimSpace(w.Domain) == "" {
+		return false
+	}
+	for _, t := range w.RequiredTokens {
+		if t == "" {
+			return false
+		}
+	}
+	if present&difficultyBit != 0 && checkEnum("", w.Difficulty, Difficulties) != nil {
+		return false
+	}
+	for _, t := range w.Tags {
+		if checkTag(t) != nil {
+			return false
+		}
+	}
+	p := &w.Provenance
+	if checkEnum("", p.Kind, ProvenanceKinds) != nil || checkLicense(p.License) != nil {
+		return false
+	}
+	if p.Source != nil && strings.TrimSpace(*p.Source) == "" {
+		return false
+	}
+	var seen uint8
+	for _, a := range w.Assertions {
+		if a.Severity != SeverityHard && a.Severity != SeverityReport {
+			return false
+		}
+		i := assertionIndex(a.Name)
+		if i < 0 || seen&(1<<i) != 0 {
+			return false
+		}
+		seen |= 1 << i
+		if !cleanParams(&Vocabulary[i], a.Params) {
+			return false
+		}
+		if a.Name == "required_tokens" && len(w.RequiredTokens) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// assertionIndex is name's index in Vocabulary, or -1.
+func assertionIndex(name string) int {
+	for i := range Vocabulary {
+		if Vocabulary[i].Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// mask says which assertions a valid case has (bit i: Vocabulary[i]) and
+// which of them have severity report.
+func (w *caseWire) mask() (asserts, report uint8) {
+	for _, a := range w.Assertions {
+		if i := assertionIndex(a.Name); i >= 0 {
+			asserts |= 1 << i
+			if a.Severity == SeverityReport {
+				report |= 1 << i
+			}
+		}
+	}
+	return asserts, report
+}
+
+// cleanParams validates params with the authoritative rules. Params are
+// small and fixtures repeat the same few, so results are remembered per
+// assertion and params text (a bounded cache).
+func cleanParams(spec *Assertion, raw []byte) bool {
+	paramsCache.Lock()
+	m := paramsCache.m[spec.Name]
+	ok, known := m[string(raw)]
+	paramsCache.Unlock()
+	if known {
+		return ok
+	}
+	ok = validParams(spec, raw)
+	paramsCache.Lock()
+	if m == nil || len(m) > 1024 {
+		m = map[string]bool{}
+		paramsCache.m[spec.Name] = m
+	}
+	m[string(raw)] = ok
+	paramsCache.Unlock()
+	return ok
+}
+
+var paramsCache = struct {
+	sync.Mutex
+	m map[string]map[string]bool
+}{m: map[string]map[string]bool{}}
+
+func validParams(spec *Assertion, raw []byte) bool {
+	var params map[string]any
+	if raw != nil {
+		v, err := decodeGeneric(raw)
+		m, ok := v.(map[string]any)
+		if err != nil || !ok {
+			return false
+		}
+		params = m
+	}
+	var fs faults
+	fs.params(spec, nil, params)
+	return len(fs) == 0
+}
+
+// candidateWire is a candidate as both paths decode it (contract §5).
+type candidateWire struct {
+	CaseID      string  `json:"case_id"`
+	Text        *string `json:"text"`         // nil for null, which is a fault
+	RawResponse *string `json:"raw_response"` // nil when absent or null
+}
+
+// fastCandidate decodes a certainly valid candidate line.
+func fastCandidate(text []byte) (*candidateWire, bool) {
+	if !utf8.Valid(text) {
+		return nil, false
+	}
+	w := new(candidateWire)
+	if json.Unmarshal(text, w) != nil || w.CaseID == "" || w.Text == nil {
+		return nil, false
+	}
+	if ks := scanKeys(text, candidateKeys); ks.dup || ks.unknown || ks.present&candidateNeeds != candidateNeeds {
+		return nil, false
+	}
+	return w, true
+}

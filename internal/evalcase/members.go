@@ -1,0 +1,121 @@
+package evalcase
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+)
+
+// Pass 2 re-reads a case that pass 1 has validated. Rather than decode the
+// whole line again, it walks the top-level members and decodes only those
+// the assertions read, each with encoding/json (strings without escapes
+// are taken as they are: that is what decoding them gives).
+
+var errNotObject = errors.New("not a JSON object")
+
+// eachMember calls f with the key and the value's text of each member of
+// the JSON object in text, which must be valid JSON.
+func eachMember(text []byte, f func(key string, val []byte) error) error {
+	i := skipSpace(text, 0)
+	if i >= len(text) || text[i] != '{' {
+		return errNotObject
+	}
+	i = skipSpace(text, i+1)
+	for i < len(text) && text[i] != '}' {
+		if text[i] != '"' {
+			return errNotObject
+		}
+		end := stringEnd(text, i)
+		if end < 0 {
+			return errNotObject
+		}
+		var key string
+		if err := jsonString(text[i:end], &key); err != nil {
+			return err
+		}
+		i = skipSpace(text, end)
+		if i >= len(text) || text[i] != ':' {
+			return errNotObject
+		}
+		i = skipSpace(text, i+1)
+		vend := valueEnd(text, i)
+		if vend < 0 {
+			return errNotObject
+		}
+		if err := f(key, text[i:vend]); err != nil {
+			return err
+		}
+		i = skipSpace(text, vend)
+		if i < len(text) && text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+	return nil
+}
+
+// valueEnd returns the offset just past the JSON value at text[i], or -1.
+func valueEnd(text []byte, i int) int {
+	if i >= len(text) {
+		return -1
+	}
+	switch text[i] {
+	case '"':
+		return stringEnd(text, i)
+	case '{', '[':
+		depth := 0
+		for j := i; j < len(text); j++ {
+			switch text[j] {
+			case '"':
+				if j = stringEnd(text, j); j < 0 {
+					return -1
+				}
+				j--
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	}
+	j := i
+	for ; j < len(text); j++ {
+		switch text[j] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return j
+		}
+	}
+	return j
+}
+
+// jsonString decodes the JSON string val into s.
+func jsonString(val []byte, s *string) error {
+	if len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
+		*s = string(val[1 : len(val)-1])
+		return nil
+	}
+	return json.Unmarshal(val, s)
+}
+
+// decodeCase decodes what the assertions read of a valid case.
+func decodeCase(text []byte, doc *caseDoc) error {
+	return eachMember(text, func(key string, val []byte) error {
+		switch key {
+		case "id":
+			return jsonString(val, &doc.ID)
+		case "source_locale":
+			return jsonString(val, &doc.SourceLocale)
+		case "target_locale":
+			return jsonString(val, &doc.TargetLocale)
+		case "source":
+			return jsonString(val, &doc.Source)
+		case "required_tokens":
+			return json.Unmarshal(val, &doc.RequiredTokens)
+		case "assertions":
+			return json.Unmarshal(val, &doc.Assertions)
+		}
+		return nil
+	})
+}

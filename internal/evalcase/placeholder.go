@@ -1,0 +1,542 @@
+package evalcase
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// token is one placeholder occurrence in a text.
+type token struct {
+	Text string // the exact text: a substring of the input at Off
+	Off  int    // byte offset in the input
+	// ID is the identity compared as a multiset: the text, except for ICU,
+	// whose identity is canonical (see icuArg).
+	ID string
+	// Base is what a mutation keeps: the name or position without the
+	// conversion, spec or type. Two tokens of one kind and Base that differ
+	// in ID are a mutation of each other.
+	Base  string
+	Kind  tokKind
+	Order order
+}
+
+type tokKind uint8
+
+const (
+	kindEscape tokKind = iota // %%, {{, }}
+	kindPrintf
+	kindPython
+	kindICU
+	kindCustom
+)
+
+// order says whether a token may move (PRODUCT.md §10).
+type order uint8
+
+const (
+	orderNone  order = iota // escapes: counted, but literal text has no order
+	orderFixed              // sequential printf and Python %, bare {}: the place is the argument
+	orderFree               // positional, named and indexed: may move when allow_reorder is true
+)
+
+// tokenize returns the placeholders of s in the given syntax, in order.
+// custom, when not nil, matches the params.patterns tokens (syntax custom,
+// or added to auto's union). Under auto, at each offset the most specific
+// form wins: a custom pattern, an ICU argument with a type, Python's
+// %(name), printf, Python's other % forms, then a str.format field or escape.
+// ICU's apostrophe quoting applies at the top level only under syntax icu
+// (under auto, "'{name}'" is a quoted Python placeholder).
+func tokenize(s, syntax string, custom *regexp.Regexp) []token {
+	var spans [][]int
+	if custom != nil {
+		spans = custom.FindAllStringIndex(s, -1)
+	}
+	var toks []token
+	next := 0 // index into spans
+	for i := 0; i < len(s); {
+		for next < len(spans) && spans[next][0] < i {
+			next++
+		}
+		if next < len(spans) && spans[next][0] == i && spans[next][1] > i {
+			text := s[i:spans[next][1]]
+			toks = append(toks, token{Text: text, ID: text, Base: text, Off: i, Kind: kindCustom, Order: orderFree})
+			i = spans[next][1]
+			continue
+		}
+		if syntax == SyntaxCustom {
+			if next < len(spans) {
+				i = max(i+1, spans[next][0])
+			} else {
+				i = len(s)
+			}
+			continue
+		}
+		if t, ok := scanAt(s, i, syntax); ok {
+			toks = append(toks, t)
+			i += len(t.Text)
+			continue
+		}
+		if syntax == SyntaxICU && s[i] == '\'' {
+			i = skipQuote(s, i, false)
+			continue
+		}
+		i++
+	}
+	return toks
+}
+
+// scanAt reads a placeholder of syntax at s[i], if one starts there.
+func scanAt(s string, i int, syntax string) (token, bool) {
+	switch c := s[i]; {
+	case c == '%':
+		switch syntax {
+		case SyntaxPrintf:
+			return scanPrintf(s, i)
+		case SyntaxPython:
+			return scanPythonPercent(s, i)
+		case SyntaxAuto:
+			if i+1 < len(s) && s[i+1] == '(' {
+				if t, ok := scanPythonPercent(s, i); ok {
+					return t, true
+				}
+			}
+			if t, ok := scanPrintf(s, i); ok {
+				return t, true
+			}
+			return scanPythonPercent(s, i)
+		}
+	case c == '{' || c == '}':
+		switch syntax {
+		case SyntaxICU:
+			if c == '{' {
+				return scanICU(s, i)
+			}
+		case SyntaxPython:
+			return scanPythonBrace(s, i)
+		case SyntaxAuto:
+			if c == '{' {
+				if t, ok := scanICU(s, i); ok && strings.Contains(t.ID, ",") {
+					return t, true
+				}
+			}
+			return scanPythonBrace(s, i)
+		}
+	}
+	return token{}, false
+}
+
+// placeholderParams are placeholder_integrity's params, defaults applied.
+type placeholderParams struct {
+	Syntax       string   `json:"syntax"`
+	AllowReorder *bool    `json:"allow_reorder"`
+	Patterns     []string `json:"patterns"`
+}
+
+func decodePlaceholderParams(raw []byte) placeholderParams {
+	p := placeholderCache.get(raw)
+	if p.Syntax == "" {
+		p.Syntax = SyntaxAuto
+	}
+	return p
+}
+
+// customPattern joins patterns into one leftmost-first alternation, so that
+// at one offset an earlier pattern wins; nil when there are none.
+func customPattern(patterns []string) (*regexp.Regexp, error) {
+	if len(patterns) == 0 {
+		return nil, nil
+	}
+	parts := make([]string, len(patterns))
+	for i, p := range patterns {
+		parts[i] = "(?:" + p + ")"
+	}
+	re, p := compilePattern(strings.Join(parts, "|"))
+	if p != nil {
+		return nil, errors.New(p.msg)
+	}
+	return re, nil
+}
+
+func runPlaceholders(in *input, raw []byte) verdict {
+	p := decodePlaceholderParams(raw)
+	custom, err := customPattern(p.Patterns)
+	if err != nil {
+		panic(err) // validated in pass 1
+	}
+	allowReorder := p.AllowReorder == nil || *p.AllowReorder
+	exp := tokenize(in.source, p.Syntax, custom)
+	act := tokenize(in.text, p.Syntax, custom)
+	v := comparePlaceholders(exp, act, in.text, allowReorder)
+	if v.evidence != nil {
+		v.evidence["syntax"] = p.Syntax
+	}
+	if len(v.faults) == 0 {
+		v.passMsg = fmt.Sprintf("%d placeholder(s) preserved", len(exp))
+	}
+	return v
+}
+
+// comparePlaceholders compares the multisets of the source's tokens (exp)
+// and the candidate's (act, found in text), then their order.
+func comparePlaceholders(exp, act []token, text string, allowReorder bool) (v verdict) {
+	defer func() {
+		if len(v.faults) > 0 {
+			v.evidence = map[string]any{"expected": tokenTexts(exp), "actual": tokenTexts(act)}
+		}
+	}()
+	if sameMultiset(exp, act) {
+		// The common case: only the order can be wrong.
+		if !sameOrder(exp, act, allowReorder) {
+			e, a := orderedIDs(exp, allowReorder), orderedIDs(act, allowReorder)
+			why := "sequential placeholders cannot be reordered"
+			if !allowReorder {
+				why = "allow_reorder is false"
+			}
+			v.fail("placeholder_reordered", fmt.Sprintf("placeholders were reordered (%s): expected %s, got %s", why, strings.Join(e, " "), strings.Join(a, " ")),
+				map[string]any{"expected_order": strs(e), "actual_order": strs(a)})
+		}
+		return v
+	}
+	expN, actN := map[string]int{}, map[string]int{}
+	for _, t := range exp {
+		expN[t.ID]++
+	}
+	for _, t := range act {
+		actN[t.ID]++
+	}
+	// Surplus: the candidate's occurrences of an ID beyond the source's
+	// count of it.
+	var surplus []int // indexes into act
+	seen := map[string]int{}
+	for i, t := range act {
+		seen[t.ID]++
+		if seen[t.ID] > expN[t.ID] {
+			surplus = append(surplus, i)
+		}
+	}
+	near := newNearMisses(act, surplus, text)
+	// Deficit: source tokens beyond the candidate's count, in source order.
+	// Each is first explained as a mutation, in its place. Tokens missing
+	// altogether are looked at first: a token that is still there, only
+	// fewer times, is more likely a count mismatch.
+	deficit := map[string]int{}
+	for round := 0; round < 2; round++ {
+		seen = map[string]int{}
+		for _, t := range exp {
+			seen[t.ID]++
+			if seen[t.ID] <= actN[t.ID] || (actN[t.ID] == 0) != (round == 0) {
+				continue
+			}
+			if found, ok := near.find(t); ok {
+				v.fail("placeholder_mutated", fmt.Sprintf("placeholder %s was altered to %s", t.ID, short(found)), map[string]any{"token": t.ID, "found": found})
+				continue
+			}
+			deficit[t.ID]++
+		}
+	}
+	reported := map[string]bool{}
+	for _, t := range exp {
+		if deficit[t.ID] == 0 || reported[t.ID] {
+			continue
+		}
+		reported[t.ID] = true
+		if actN[t.ID] == 0 {
+			v.fail("placeholder_missing", fmt.Sprintf("expected placeholder %s is missing", t.ID), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": 0})
+		} else {
+			v.fail("placeholder_count_mismatch", fmt.Sprintf("placeholder %s occurs %d time(s), expected %d", t.ID, actN[t.ID], expN[t.ID]), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": actN[t.ID]})
+		}
+	}
+	for _, i := range surplus {
+		t := act[i]
+		if near.used[i] || reported[t.ID] {
+			continue
+		}
+		reported[t.ID] = true
+		if expN[t.ID] == 0 {
+			v.fail("placeholder_extra", fmt.Sprintf("placeholder %s is not in the source", t.ID), map[string]any{"token": t.ID, "expected": 0, "actual": actN[t.ID]})
+		} else {
+			v.fail("placeholder_count_mismatch", fmt.Sprintf("placeholder %s occurs %d time(s), expected %d", t.ID, actN[t.ID], expN[t.ID]), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": actN[t.ID]})
+		}
+	}
+	return v
+}
+
+// sameMultiset reports whether a and b hold the same IDs as often. Texts
+// hold few placeholders: up to 32, it counts by scanning, without
+// allocating.
+func sameMultiset(a, b []token) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) > 32 {
+		n := make(map[string]int, len(a))
+		for _, t := range a {
+			n[t.ID]++
+		}
+		for _, t := range b {
+			if n[t.ID]--; n[t.ID] < 0 {
+				return false
+			}
+		}
+		return true
+	}
+	for i, t := range a {
+		first := true
+		for _, u := range a[:i] {
+			if u.ID == t.ID {
+				first = false
+				break
+			}
+		}
+		if !first {
+			continue
+		}
+		n := 0
+		for _, u := range a[i:] {
+			if u.ID == t.ID {
+				n++
+			}
+		}
+		for _, u := range b {
+			if u.ID == t.ID {
+				n--
+			}
+		}
+		if n != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// sameOrder reports whether the tokens whose order must be kept (see
+// orderedIDs) come in the same order in a and b.
+func sameOrder(a, b []token, allowReorder bool) bool {
+	kept := func(t token) bool { return t.Order != orderNone && !(allowReorder && t.Order == orderFree) }
+	i, j := 0, 0
+	for {
+		for i < len(a) && !kept(a[i]) {
+			i++
+		}
+		for j < len(b) && !kept(b[j]) {
+			j++
+		}
+		if i == len(a) || j == len(b) {
+			return i == len(a) && j == len(b)
+		}
+		if a[i].ID != b[j].ID {
+			return false
+		}
+		i, j = i+1, j+1
+	}
+}
+
+// orderedIDs lists the IDs whose order must be kept: every token but
+// escapes when reordering is not allowed, else only the fixed ones.
+func orderedIDs(toks []token, allowReorder bool) []string {
+	var ids []string
+	for _, t := range toks {
+		if t.Order == orderNone || (allowReorder && t.Order == orderFree) {
+			continue
+		}
+		ids = append(ids, t.ID)
+	}
+	return ids
+}
+
+// looseBudget bounds the bytes of candidate text that the loose search for
+// near misses scans in one comparison, so that a text with thousands of
+// missing placeholders stays linear; beyond it, missing tokens are reported
+// without a near miss.
+const looseBudget = 1 << 20
+
+// nearMisses finds what became of missing tokens: a surplus candidate
+// token that equals one but for case, width and white space, or that has
+// its kind and base (another conversion, spec or type); else a text that is
+// not a token but matches it loosely (a full-width ％, a space or a case
+// change inside it). What it finds is used up.
+type nearMisses struct {
+	act     []token
+	used    []bool
+	byFold  map[string][]int  // unused surplus tokens by folded text
+	byBase  map[baseKey][]int // unused surplus tokens by kind and base
+	text    string
+	covered [][2]int // spans of loose matches already used
+	budget  int      // bytes the loose search may still scan
+}
+
+type baseKey struct {
+	kind tokKind
+	base string
+}
+
+func newNearMisses(act []token, surplus []int, text string) *nearMisses {
+	n := &nearMisses{
+		act: act, used: make([]bool, len(act)), text: text, budget: looseBudget,
+		byFold: map[string][]int{}, byBase: map[baseKey][]int{},
+	}
+	for _, i := range surplus {
+		f := fold(act[i].Text)
+		n.byFold[f] = append(n.byFold[f], i)
+		k := baseKey{act[i].Kind, act[i].Base}
+		n.byBase[k] = append(n.byBase[k], i)
+	}
+	return n
+}
+
+// take uses up the first unused index of list, which it shortens.
+func (n *nearMisses) take(list []int) ([]int, int, bool) {
+	for len(list) > 0 && n.used[list[0]] {
+		list = list[1:]
+	}
+	if len(list) == 0 {
+		return list, 0, false
+	}
+	n.used[list[0]] = true
+	return list[1:], list[0], true
+}
+
+// find returns the near miss in place of the missing token t.
+func (n *nearMisses) find(t token) (string, bool) {
+	f := fold(t.Text)
+	if rest, i, ok := n.take(n.byFold[f]); ok {
+		n.byFold[f] = rest
+		return n.act[i].Text, true
+	}
+	k := baseKey{t.Kind, t.Base}
+	if rest, i, ok := n.take(n.byBase[k]); ok {
+		n.byBase[k] = rest
+		return n.act[i].Text, true
+	}
+	if len(t.Text) > 64 || n.budget < len(n.text) {
+		return "", false // a complex ICU argument (its mutations are tokens), or the budget is spent
+	}
+	n.budget -= len(n.text)
+	re := loosePattern(t.Text)
+	for _, m := range re.FindAllStringIndex(n.text, len(n.act)+len(n.covered)+1) {
+		if n.overlapsToken(m) || overlapsSpan(m, n.covered) {
+			continue
+		}
+		n.covered = append(n.covered, [2]int{m[0], m[1]})
+		return n.text[m[0]:m[1]], true
+	}
+	return "", false
+}
+
+// overlapsToken reports whether m overlaps a candidate token; tokens are
+// in text order and do not overlap.
+func (n *nearMisses) overlapsToken(m []int) bool {
+	i := sort.Search(len(n.act), func(i int) bool { return n.act[i].Off+len(n.act[i].Text) > m[0] })
+	return i < len(n.act) && n.act[i].Off < m[1]
+}
+
+func overlapsSpan(m []int, spans [][2]int) bool {
+	for _, s := range spans {
+		if m[0] < s[1] && s[0] < m[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// looseSpace is the white space a mutation may insert inside a token.
+const looseSpace = `[\s\x{00A0}\x{2000}-\x{200B}\x{202F}\x{3000}]*`
+
+// looseCache remembers loose patterns: the same tokens go missing in many
+// candidates. It is bounded.
+var looseCache = struct {
+	sync.Mutex
+	m map[string]*regexp.Regexp
+}{m: map[string]*regexp.Regexp{}}
+
+// loosePattern matches s with each character in any case or width, and
+// white space allowed between characters.
+func loosePattern(s string) *regexp.Regexp {
+	looseCache.Lock()
+	re, ok := looseCache.m[s]
+	looseCache.Unlock()
+	if ok {
+		return re
+	}
+	re = compileLoose(s)
+	looseCache.Lock()
+	if len(looseCache.m) > 1024 {
+		clear(looseCache.m)
+	}
+	looseCache.m[s] = re
+	looseCache.Unlock()
+	return re
+}
+
+func compileLoose(s string) *regexp.Regexp {
+	var b strings.Builder
+	for i, r := range []rune(s) {
+		if i > 0 {
+			b.WriteString(looseSpace)
+		}
+		var alts []string
+		for _, v := range []rune{r, unicode.ToLower(r), unicode.ToUpper(r)} {
+			for _, w := range []rune{v, fullWidth(v)} {
+				if q := regexp.QuoteMeta(string(w)); !slices.Contains(alts, q) {
+					alts = append(alts, q)
+				}
+			}
+		}
+		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+	}
+	return regexp.MustCompile(b.String())
+}
+
+// fullWidth maps printable ASCII to its full-width form (U+FF01..U+FF5E);
+// other runes are returned unchanged.
+func fullWidth(r rune) rune {
+	if 0x21 <= r && r <= 0x7E {
+		return r + 0xFEE0
+	}
+	return r
+}
+
+// fold maps full-width forms to ASCII, lowercases and drops white space.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case unicode.IsSpace(r) || r == '\u200B':
+			return -1
+		case 0xFF01 <= r && r <= 0xFF5E:
+			r -= 0xFEE0
+		case r == '\u3000':
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+}
+
+// short cuts s to at most 80 code points for a message.
+func short(s string) string {
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
+}
+
+func tokenTexts(toks []token) []any {
+	out := make([]any, len(toks))
+	for i, t := range toks {
+		out[i] = t.ID
+	}
+	return out
+}
+
+func strs(s []string) []any {
+	out := make([]any, len(s))
+	for i, v := range s {
+		out[i] = v
+	}
+	return out
+}

@@ -1,0 +1,171 @@
+package jev
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchCases is the size of the benchmark's contract (the issue's
+// acceptance: 50,000 cases).
+const benchCases = 50000
+
+// writeBench writes a contract of n cases, one question each (choice, noul
+// and score in turn, so that both files stay under MaxJSON), and a replay
+// answering them, with a flip or a regression every tenth case. It returns
+// the two paths.
+func writeBench(tb testing.TB, dir string, n int) (contract, replay string) {
+	var c, r strings.Builder
+	c.WriteString("{\n  \"version\": \"0.1\",\n  \"name\": \"bench\",\n  \"baseline_model\": \"jev-1.13\",\n" +
+		"  \"defaults\": {\"confidence_tolerance\": 0.1, \"noul_tolerance\": 0.1},\n  \"cases\": [\n")
+	r.WriteString("{\n")
+	for i := range n {
+		sep := ",\n"
+		if i == n-1 {
+			sep = "\n"
+		}
+		id := fmt.Sprintf("case-%06d", i)
+		off := 0.0
+		if i%10 == 9 {
+			off = 0.3
+		}
+		switch i % 3 {
+		case 0:
+			fmt.Fprintf(&c, `    {"id": %q, "state": "Ticket %d: I was charged twice.", "questions": {"intent": {"type": "choice", "criteria": {"billing": null, "general": null}}}, "expect": {"intent": {"choice": "billing", "min_confidence": 0.6, "baseline_confidence": 0.9}}}%s`, id, i, sep)
+			fmt.Fprintf(&r, `  %q: {"model": "jev-1.14", "answers": {"intent": {"type": "choice", "choice": "billing", "confidence": %g, "probabilities": {"billing": %g, "general": %g}}}}%s`, id, 0.88-off, 0.88-off, 0.12+off, sep)
+		case 1:
+			fmt.Fprintf(&c, `    {"id": %q, "state": "Ticket %d: is it billing?", "questions": {"billing": {"type": "noul", "criteria": {"true": "yes", "false": "no"}}}, "expect": {"billing": {"noul_true": true, "noul": 0.9}}}%s`, id, i, sep)
+			fmt.Fprintf(&r, `  %q: {"model": "jev-1.14", "answers": {"billing": {"type": "noul", "noul": %g}}}%s`, id, 0.87-off, sep)
+		default:
+			fmt.Fprintf(&c, `    {"id": %q, "state": "Ticket %d: how urgent?", "questions": {"urgency": {"type": "score", "criteria": ["low", "mid", "high"]}}, "expect": {"urgency": {"score": 2, "baseline_confidence": 0.9}}}%s`, id, i, sep)
+			fmt.Fprintf(&r, `  %q: {"model": "jev-1.14", "answers": {"urgency": {"type": "score", "score": %g, "confidence": 0.85, "legend": {"0": "low", "1": "mid", "2": "high"}, "probabilities": {"0": 0.05, "1": 0.1, "2": 0.85}}}}%s`, id, 1.8-2*off, sep)
+		}
+	}
+	c.WriteString("  ]\n}\n")
+	r.WriteString("}\n")
+	contract, replay = filepath.Join(dir, "contract.json"), filepath.Join(dir, "replay.json")
+	if err := os.WriteFile(contract, []byte(c.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(replay, []byte(r.String()), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return contract, replay
+}
+
+func readBench(b *testing.B) (ctext, rtext []byte, dir string) {
+	dir = b.TempDir()
+	cp, rp := writeBench(b, dir, benchCases)
+	ctext, err := os.ReadFile(cp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rtext, err = os.ReadFile(rp)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if len(ctext) > MaxJSON || len(rtext) > MaxJSON {
+		b.Fatalf("bench files of %d and %d bytes exceed MaxJSON", len(ctext), len(rtext))
+	}
+	return ctext, rtext, dir
+}
+
+// decodeBoth is the yardstick: decoding both files with encoding/json into
+// map[string]any, and nothing else.
+func decodeBoth(b *testing.B, ctext, rtext []byte) {
+	var c, r map[string]any
+	if err := json.Unmarshal(ctext, &c); err != nil {
+		b.Fatal(err)
+	}
+	if err := json.Unmarshal(rtext, &r); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// evalBoth is what `evalgate jev eval` does after reading the files: load and
+// validate the contract and the replay, evaluate, write the summary.
+func evalBoth(b *testing.B, ctext, rtext []byte) {
+	c, faults := LoadContract("contract.json", ctext, Options{CandidateModel: "jev-1.14"})
+	if len(faults) > 0 {
+		b.Fatal(codes(faults))
+	}
+	r, faults := LoadReplay("replay.json", rtext)
+	if len(faults) > 0 {
+		b.Fatal(codes(faults))
+	}
+	rep, faults := Eval(c, r)
+	if len(faults) > 0 {
+		b.Fatal(codes(faults))
+	}
+	if len(rep.Cases) != benchCases || rep.Unchanged == benchCases {
+		b.Fatalf("%d cases, %d unchanged", len(rep.Cases), rep.Unchanged)
+	}
+	rep.WriteSummary(io.Discard)
+}
+
+func BenchmarkDecode(b *testing.B) {
+	ctext, rtext, _ := readBench(b)
+	b.SetBytes(int64(len(ctext) + len(rtext)))
+	b.ResetTimer()
+	for b.Loop() {
+		decodeBoth(b, ctext, rtext)
+	}
+}
+
+func BenchmarkEval(b *testing.B) {
+	ctext, rtext, _ := readBench(b)
+	b.SetBytes(int64(len(ctext) + len(rtext)))
+	b.ResetTimer()
+	for b.Loop() {
+		evalBoth(b, ctext, rtext)
+	}
+}
+
+// BenchmarkCheck is the engine's path: reading both files, eval, and a
+// positioned result for each of the 50,000 fields.
+func BenchmarkCheck(b *testing.B) {
+	_, _, dir := readBench(b)
+	e := Entry{Contract: "contract.json", Answers: "replay.json", CandidateModel: "jev-1.14"}
+	b.ResetTimer()
+	for b.Loop() {
+		if rs := Check(context.Background(), dir, e, true); len(rs) != benchCases {
+			b.Fatalf("%d results", len(rs))
+		}
+	}
+}
+
+// BenchmarkEvalVsDecode measures eval and the decode yardstick in turns, in
+// the same run, and reports eval's speed as a fraction of decoding's
+// (speed-ratio; the acceptance is at least 1/3). It fails below 1/3.
+func BenchmarkEvalVsDecode(b *testing.B) {
+	ctext, rtext, dir := readBench(b)
+	e := Entry{Contract: "contract.json", Answers: "replay.json", CandidateModel: "jev-1.14"}
+	var dec, ev, chk time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		t0 := time.Now()
+		decodeBoth(b, ctext, rtext)
+		t1 := time.Now()
+		evalBoth(b, ctext, rtext)
+		t2 := time.Now()
+		Check(context.Background(), dir, e, true)
+		chk += time.Since(t2)
+		dec += t1.Sub(t0)
+		ev += t2.Sub(t1)
+	}
+	ratio := float64(dec) / float64(ev)
+	b.ReportMetric(ratio, "speed-ratio")
+	b.ReportMetric(float64(dec)/float64(chk), "check-speed-ratio")
+	b.ReportMetric(float64(dec.Milliseconds())/float64(b.N), "decode-ms/op")
+	b.ReportMetric(float64(ev.Milliseconds())/float64(b.N), "eval-ms/op")
+	b.ReportMetric(float64(chk.Milliseconds())/float64(b.N), "check-ms/op")
+	if ratio < 1.0/3 {
+		b.Errorf("eval runs at %.2f of the speed of decoding, below 1/3", ratio)
+	}
+}

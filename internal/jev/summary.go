@@ -1,0 +1,44 @@
+package jev
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// WriteSummary writes the summary of `evalgate jev` (PRODUCT.md §10):
+//
+//	evalgate jev eval: NAME
+//	baseline: MODEL  candidate: MODEL
+//	cases: N  unchanged: N  confidence regressions: N  answer flips: N
+//	CASE FIELD: DETAIL  [flip|regression]    (one per field that changed)
+//	compatible|breaking
+//
+// Fields come in contract case order and expect key order. Every line is
+// one line, escaped as every line evalgate writes (PRODUCT.md §5).
+func (r *Report) WriteSummary(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	line := func(format string, args ...any) {
+		bw.WriteString(report.Line(fmt.Sprintf(format, args...)))
+		bw.WriteByte('\n')
+	}
+	line("evalgate jev %s: %s", r.Mode, r.Title)
+	line("baseline: %s  candidate: %s", r.Baseline, r.Candidate)
+	line("cases: %d  unchanged: %d  confidence regressions: %d  answer flips: %d",
+		len(r.Cases), r.Unchanged, r.Regressions, r.Flips)
+	for _, c := range r.Cases {
+		for _, f := range c.Fields {
+			if f.Outcome != Unchanged {
+				line("%s %s: %s  [%s]", c.ID, f.Field, f.Detail, f.Outcome.label())
+			}
+		}
+	}
+	if r.Breaking() {
+		line("breaking")
+	} else {
+		line("compatible")
+	}
+	return bw.Flush()
+}
