@@ -87,7 +87,8 @@ type run struct {
 	pagesM      *matcher          // the config's page selection
 	files       []string          // the repository's candidate files, listed once
 	companionOf map[string]bool   // touched files some selected page reads
-	hasEvals    bool              // some selected page has an evals or eval-* key
+	pageEvals   bool              // some selected page has an evals or eval-* key
+	hasEvals    bool              // pageEvals, or some fixture or contract is selected
 	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
 	fx          *fixtures         // EvalCase and jevcheck inputs
 	inScope     func(string) bool // whether results about a file are reported
@@ -148,7 +149,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 		pages := r.loadPages(chunk)
 		for _, p := range pages {
 			r.rep.Results = append(r.rep.Results, p.results...)
-			r.hasEvals = r.hasEvals || (p.page != nil && p.page.HasEvals)
+			r.pageEvals = r.pageEvals || (p.page != nil && p.page.HasEvals)
 		}
 		if opts.Mode == ModeCheck {
 			r.gradePages(ctx, pages)
@@ -156,6 +157,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 			r.validateTargets(pages)
 		}
 	}
+	r.hasEvals = r.pageEvals
 	r.checkFixtures(ctx, r.fx, r.inScope)
 	if r.whole && !r.hasEvals {
 		r.finish()

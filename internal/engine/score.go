@@ -83,7 +83,7 @@ func (r *run) score() {
 	}
 	s := total.score()
 	r.rep.Summary.Score = &s
-	if reached == 0 && r.hasEvals {
+	if reached == 0 && r.pageEvals {
 		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
 	}
 
