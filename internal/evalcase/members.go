@@ -7,15 +7,15 @@ import (
 )
 
 // Pass 2 re-reads a case that pass 1 has validated. Rather than decode the
-// whole line again, it walks the top-level members and decodes only those
-// the assertions read, each with encoding/json (strings without escapes
-// are taken as they are: that is what decoding them gives).
+// whole line again, it walks the members and decodes only those the
+// assertions read: strings with encoding/json (a string without escapes is
+// taken as it is: that is what decoding it gives), arrays item by item.
 
 var errNotObject = errors.New("not a JSON object")
 
 // eachMember calls f with the key and the value's text of each member of
 // the JSON object in text, which must be valid JSON.
-func eachMember(text []byte, f func(key string, val []byte) error) error {
+func eachMember(text []byte, f func(key, val []byte) error) error {
 	i := skipSpace(text, 0)
 	if i >= len(text) || text[i] != '{' {
 		return errNotObject
@@ -29,9 +29,13 @@ func eachMember(text []byte, f func(key string, val []byte) error) error {
 		if end < 0 {
 			return errNotObject
 		}
-		var key string
-		if err := jsonString(text[i:end], &key); err != nil {
-			return err
+		key := text[i+1 : end-1]
+		if bytes.IndexByte(key, '\\') >= 0 {
+			var k string
+			if err := json.Unmarshal(text[i:end], &k); err != nil {
+				return err
+			}
+			key = []byte(k)
 		}
 		i = skipSpace(text, end)
 		if i >= len(text) || text[i] != ':' {
@@ -99,10 +103,37 @@ func jsonString(val []byte, s *string) error {
 	return json.Unmarshal(val, s)
 }
 
-// decodeCase decodes what the assertions read of a valid case.
+// eachItem calls f with the text of each item of the JSON array in text,
+// which must be valid JSON.
+func eachItem(text []byte, f func(val []byte) error) error {
+	i := skipSpace(text, 0)
+	if i >= len(text) || text[i] != '[' {
+		return errNotArray
+	}
+	i = skipSpace(text, i+1)
+	for i < len(text) && text[i] != ']' {
+		end := valueEnd(text, i)
+		if end < 0 {
+			return errNotArray
+		}
+		if err := f(text[i:end]); err != nil {
+			return err
+		}
+		i = skipSpace(text, end)
+		if i < len(text) && text[i] == ',' {
+			i = skipSpace(text, i+1)
+		}
+	}
+	return nil
+}
+
+var errNotArray = errors.New("not a JSON array")
+
+// decodeCase decodes what the assertions read of a valid case, as
+// json.Unmarshal into caseDoc would (FuzzReadCases checks that).
 func decodeCase(text []byte, doc *caseDoc) error {
-	return eachMember(text, func(key string, val []byte) error {
-		switch key {
+	return eachMember(text, func(key, val []byte) error {
+		switch string(key) {
 		case "id":
 			return jsonString(val, &doc.ID)
 		case "source_locale":
@@ -112,9 +143,31 @@ func decodeCase(text []byte, doc *caseDoc) error {
 		case "source":
 			return jsonString(val, &doc.Source)
 		case "required_tokens":
-			return json.Unmarshal(val, &doc.RequiredTokens)
+			doc.RequiredTokens = []string{}
+			return eachItem(val, func(item []byte) error {
+				var s string
+				err := jsonString(item, &s)
+				doc.RequiredTokens = append(doc.RequiredTokens, s)
+				return err
+			})
 		case "assertions":
-			return json.Unmarshal(val, &doc.Assertions)
+			doc.Assertions = []assertionDoc{}
+			return eachItem(val, func(item []byte) error {
+				var a assertionDoc
+				err := eachMember(item, func(key, val []byte) error {
+					switch string(key) {
+					case "name":
+						return jsonString(val, &a.Name)
+					case "severity":
+						return jsonString(val, &a.Severity)
+					case "params":
+						a.Params = rawJSON(val)
+					}
+					return nil
+				})
+				doc.Assertions = append(doc.Assertions, a)
+				return err
+			})
 		}
 		return nil
 	})
