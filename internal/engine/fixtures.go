@@ -46,6 +46,7 @@ func (r *run) selectFixtures(ctx context.Context) (*fixtures, error) {
 			Contract: r.cfgRel(e.Contract), Answers: r.cfgRel(e.Answers), From: r.cfgRel(e.From),
 			CandidateModel: e.CandidateModel, BaselineModel: e.BaselineModel,
 			AllowUnpinned: e.AllowUnpinned, Pos: e.Pos,
+			ConfigFile: r.cfg.Path, Notice: r.opts.Notice,
 		})
 	}
 	return fx, nil
