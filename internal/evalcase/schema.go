@@ -197,18 +197,8 @@ func (fs *faults) unknownKey(path []string, what, key string, allowed []string) 
 // valid one (the case is then indexed even if invalid, so that duplicate
 // ids and candidates for it are recognised).
 func validateCase(text []byte) (faults, string) {
-	var fs faults
-	root, err := decodeGeneric(text)
-	if err != nil {
-		fs = append(fs, fault{off: 0, code: "syntax_error", msg: "invalid JSON: " + err.Error()})
-		return fs, ""
-	}
-	if key, off, dup := dupKey(text); dup {
-		fs = append(fs, fault{off: off, code: "duplicate_key", msg: fmt.Sprintf("duplicate key %s: encoding/json would keep the later value", quote(key))})
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		fs.add(nil, atValue, "wrong_type", "a case is a JSON object, got %s", typeName(root))
+	obj, fs := decodeLineObject(text, "a case is a JSON object")
+	if obj == nil {
 		return fs, ""
 	}
 	allowed := append(slices.Clip(RequiredFields), OptionalFields...)
@@ -623,18 +613,8 @@ func checkPlaceholderParams(params map[string]any) *paramFault {
 // validateCandidate is the authoritative validation of a candidate line
 // that passed preflight; caseID is its case_id when that is a string.
 func validateCandidate(text []byte) (faults, string) {
-	var fs faults
-	root, err := decodeGeneric(text)
-	if err != nil {
-		fs = append(fs, fault{off: 0, code: "syntax_error", msg: "invalid JSON: " + err.Error()})
-		return fs, ""
-	}
-	if key, off, dup := dupKey(text); dup {
-		fs = append(fs, fault{off: off, code: "duplicate_key", msg: fmt.Sprintf("duplicate key %s: encoding/json would keep the later value", quote(key))})
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		fs.add(nil, atValue, "wrong_type", "a candidate is a JSON object {\"case_id\", \"text\", \"raw_response\"}, got %s", typeName(root))
+	obj, fs := decodeLineObject(text, `a candidate is a JSON object {"case_id", "text", "raw_response"}`)
+	if obj == nil {
 		return fs, ""
 	}
 	for _, k := range sortedKeys(obj) {
@@ -696,4 +676,24 @@ func (fs *faults) provenance(obj map[string]any) {
 		fs.add(sub(path, "source"), atValue, "invalid_value", "provenance.source must not be blank; leave it out when there is none")
 	}
 	fs.str(m, path, "transformation")
+}
+
+// decodeLineObject decodes one JSONL line for the authoritative validators of
+// cases and candidates: a syntax error, a duplicate key and a value that is
+// not an object are faults; obj is nil when the line holds no object.
+func decodeLineObject(text []byte, want string) (obj map[string]any, fs faults) {
+	root, err := decodeGeneric(text)
+	if err != nil {
+		fs = append(fs, fault{off: 0, code: "syntax_error", msg: "invalid JSON: " + err.Error()})
+		return nil, fs
+	}
+	if key, off, dup := dupKey(text); dup {
+		fs = append(fs, fault{off: off, code: "duplicate_key", msg: fmt.Sprintf("duplicate key %s: encoding/json would keep the later value", quote(key))})
+	}
+	obj, ok := root.(map[string]any)
+	if !ok {
+		fs.add(nil, atValue, "wrong_type", "%s, got %s", want, typeName(root))
+		return nil, fs
+	}
+	return obj, fs
 }
