@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // defaultTimeout is a command's timeout when neither the eval nor the config
@@ -146,19 +146,30 @@ func (e *errResult) Error() string { return e.res.Message }
 
 func (r *run) target(base diag.Result, ps *pageState, ev *docmeta.Eval) (*target, error) {
 	t := &target{kind: ev.Target.Kind, file: ps.rel, dir: filepath.Dir(ps.abs)}
+	if ps.size > 0 && ev.Target.Kind != docmeta.TargetFrontmatter && ev.Target.Kind != docmeta.TargetFile {
+		return nil, &errResult{with(base, diag.Error, "too_large", fmt.Sprintf(
+			"the page is %s; graders read a page body of at most %s", repofs.Size(ps.size), repofs.Size(repofs.BodyLimit)))}
+	}
 	switch ev.Target.Kind {
 	case docmeta.TargetRaw:
 		t.bytes, t.abs, t.firstLine = ps.src, ps.abs, 1
 	case docmeta.TargetFrontmatter:
 		t.bytes = frontmatter.MarshalYAML(ps.root)
 	case docmeta.TargetFile:
-		abs, ok := grader.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path)
-		if !ok {
-			return nil, &errResult{with(base, diag.Error, "target_outside_repo",
-				fmt.Sprintf("target path %q leaves the repository", ev.Target.Path))}
-		}
-		b, err := os.ReadFile(abs)
+		abs, err := repofs.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path)
 		if err != nil {
+			code, why := refusal(err)
+			return nil, &errResult{with(base, diag.Error, code, fmt.Sprintf("target path %q %s", ev.Target.Path, why))}
+		}
+		b, err := repofs.ReadFile(abs, repofs.BodyLimit)
+		switch {
+		case errors.Is(err, repofs.ErrTooLarge):
+			return nil, &errResult{with(base, diag.Error, "too_large", fmt.Sprintf("target %q is %s; evalgate reads at most %s",
+				ev.Target.Path, repofs.Size(err.(*repofs.TooLargeError).Size), repofs.Size(repofs.BodyLimit)))}
+		case errors.Is(err, repofs.ErrNotRegular):
+			return nil, &errResult{with(base, diag.Error, "target_unreadable",
+				fmt.Sprintf("target %q %v; only regular files are read", ev.Target.Path, errors.Unwrap(err)))}
+		case err != nil:
 			return nil, &errResult{with(base, diag.Error, "target_unreadable",
 				fmt.Sprintf("cannot read target %q: %v", ev.Target.Path, errors.Unwrap(err)))}
 		}

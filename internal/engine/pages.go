@@ -2,7 +2,9 @@ package engine
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -12,7 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
-	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // pageState is one selected page after validation.
@@ -21,6 +23,9 @@ type pageState struct {
 	abs     string
 	src     []byte               // the file; kept only while its evals wait to be graded
 	doc     frontmatter.Document // src split; kept with src
+	// size is the page's size when its body is larger than graders read (repofs.BodyLimit), else 0: src
+	// then holds only the first pageReadLimit bytes, and evals that need the body are too_large.
+	size    int64
 	root    *frontmatter.Node
 	page    *docmeta.Page // nil: no frontmatter or no evals key
 	results []diag.Result
@@ -117,25 +122,44 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 			ps.results = append(ps.results, internalError(diag.SourcePage, rel, v))
 		}
 	}()
-	if !r.inside(rel, ps.abs) {
+	if err := r.inside(rel, ps.abs); err != nil {
+		code, why := refusal(err)
+		if code == "target_outside_repo" && !errors.Is(err, repofs.ErrGitDir) {
+			why = "is a symlink that " + why
+		}
 		ps.page = &docmeta.Page{HasEvals: true}
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Code: "target_outside_repo",
-			Message: "the page is a symlink that leaves the repository; it was not read",
+			Outcome: diag.Error, Code: code, Message: "the page " + why + "; it was not read",
 		})
 		return ps
 	}
-	src, err := os.ReadFile(ps.abs)
-	if err != nil {
+	src, err := repofs.ReadFile(ps.abs, pageReadLimit)
+	var tooLarge *repofs.TooLargeError
+	if errors.As(err, &tooLarge) {
+		ps.size = tooLarge.Size
+	} else if err != nil {
 		ps.page = &docmeta.Page{HasEvals: true}
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + err.Error(),
+			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + readError(err),
 		})
 		return ps
 	}
 	doc := frontmatter.Split(src)
+	if doc.Format == frontmatter.FormatNone && ps.size > 0 && frontmatter.Opening(src) != frontmatter.FormatNone {
+		// The fence opens but does not close within what was read: frontmatter far beyond its limit.
+		if bytes.Contains(src, evalMarker) {
+			ps.page = &docmeta.Page{HasEvals: true}
+			ps.results = append(ps.results, definitionResult(rel, diag.Problem{Pos: diag.Pos{Line: 1, Col: 1},
+				Code: "too_large", Message: fmt.Sprintf("the frontmatter is longer than %s; evalgate reads at most %s",
+					repofs.Size(pageReadLimit), repofs.Size(frontmatter.MaxSize))}))
+		}
+		return ps
+	}
+	if len(doc.Body) > repofs.BodyLimit && ps.size == 0 {
+		ps.size = int64(len(src))
+	}
 	if doc.Format == frontmatter.FormatNone || !bytes.Contains(doc.Text, evalMarker) {
 		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
@@ -188,16 +212,48 @@ func internalError(src diag.Source, file string, v any) diag.Result {
 	}
 }
 
-// inside reports whether a selected file stays inside the repository. Listed
-// files never pass through a symlinked directory (git lists a symlink as a
-// file; the walk does not follow them), so one Lstat tells unless the file is
-// itself a symlink or came from a PATH argument.
-func (r *run) inside(rel, abs string) bool {
+// pageReadLimit is how much of a page evalgate reads: its frontmatter at its
+// limit, the two fences and a body at the graders' limit. Past it, the
+// frontmatter is still read and evals that need the body are too_large.
+const pageReadLimit = frontmatter.MaxSize + repofs.BodyLimit + 64
+
+// inside returns nil when a selected file stays inside the repository, else
+// repofs.Within's refusal. Listed files never pass through a symlinked
+// directory (git lists a symlink as a file; the walk does not follow them), so
+// one Lstat tells unless the file is itself a symlink or came from a PATH
+// argument.
+func (r *run) inside(rel, abs string) error {
 	if !r.fromArgs {
 		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink == 0 {
-			return true
+			return nil
 		}
 	}
-	_, ok := grader.Within(r.root, r.root, rel)
-	return ok
+	_, err := repofs.Within(r.root, r.root, rel)
+	return err
+}
+
+// refusal gives the code and the words ("leaves the repository") for a path
+// that repofs.Within refused: a loop cannot be read; anything else, in .git
+// included, is outside what page text may reach.
+func refusal(err error) (code, why string) {
+	switch {
+	case errors.Is(err, repofs.ErrLoop):
+		return "target_unreadable", "is a symlink loop"
+	case errors.Is(err, repofs.ErrGitDir):
+		return "target_outside_repo", "is inside .git"
+	}
+	return "target_outside_repo", "leaves the repository"
+}
+
+// readError words a failed read for a message: what the file is instead of a
+// regular file, else the system's reason, without the absolute path.
+func readError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, repofs.ErrNotRegular) {
+		return "it " + err.Error() + "; only regular files are read"
+	}
+	return err.Error()
 }

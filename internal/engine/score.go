@@ -11,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -150,9 +151,10 @@ func (r *run) validateTargets(pages []*pageState) {
 }
 
 func (r *run) checkPath(fail func(code, msg string), what, base, rel string) {
-	abs, ok := grader.Within(r.root, base, rel)
-	if !ok {
-		fail("target_outside_repo", fmt.Sprintf("%s path %q leaves the repository", what, rel))
+	abs, err := repofs.Within(r.root, base, rel)
+	if err != nil {
+		code, why := refusal(err)
+		fail(code, fmt.Sprintf("%s path %q %s", what, rel, why))
 		return
 	}
 	if _, err := os.Stat(abs); err != nil {

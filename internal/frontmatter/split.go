@@ -66,21 +66,8 @@ func Split(src []byte) Document {
 	if bytes.HasPrefix(src, utf8BOM) {
 		start = len(utf8BOM)
 	}
-	rest := src[start:]
-	if len(rest) < 4 || (rest[0] != '-' && rest[0] != '+') {
-		return none // fast path: most files do not start with a fence
-	}
-	open, textStart, ok := nextLine(src, start)
-	if !ok { // no line break: the file is only a fence (or junk)
-		return none
-	}
-	var format Format
-	switch {
-	case isFence(open, '-'):
-		format = FormatYAML
-	case isFence(open, '+'):
-		format = FormatTOML
-	default:
+	format, textStart := opening(src, start)
+	if format == FormatNone {
 		return none
 	}
 	line := 2
@@ -103,6 +90,37 @@ func Split(src []byte) Document {
 		i = next
 	}
 	return none
+}
+
+// Opening returns the format of the fence that opens src (after an optional BOM), closed or not: what
+// Split would find if src went on to a closing fence. A caller that read only a prefix of a file uses it to
+// tell frontmatter longer than the prefix from no frontmatter.
+func Opening(src []byte) Format {
+	start := 0
+	if bytes.HasPrefix(src, utf8BOM) {
+		start = len(utf8BOM)
+	}
+	f, _ := opening(src, start)
+	return f
+}
+
+// opening returns the format of the fence line at src[start:] and the offset after it, or FormatNone.
+func opening(src []byte, start int) (Format, int) {
+	rest := src[start:]
+	if len(rest) < 4 || (rest[0] != '-' && rest[0] != '+') {
+		return FormatNone, 0 // fast path: most files do not start with a fence
+	}
+	open, textStart, ok := nextLine(src, start)
+	if !ok { // no line break: the file is only a fence (or junk)
+		return FormatNone, 0
+	}
+	switch {
+	case isFence(open, '-'):
+		return FormatYAML, textStart
+	case isFence(open, '+'):
+		return FormatTOML, textStart
+	}
+	return FormatNone, 0
 }
 
 // nextLine returns the line of src starting at byte i without its line end

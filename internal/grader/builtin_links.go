@@ -2,15 +2,16 @@ package grader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/yuin/goldmark/ast"
 )
 
@@ -144,14 +145,14 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 			rel = "."
 		}
 	}
-	abs, st := lc.pages.builtinLocate(root, base, filepath.FromSlash(rel))
+	abs, st, why := lc.pages.builtinLocate(root, base, filepath.FromSlash(rel))
 	ev := map[string]any{}
 	if r, err := filepath.Rel(root, abs); err == nil && st != builtinPathOutside {
 		ev["path"] = filepath.ToSlash(r)
 	}
 	switch st {
 	case builtinPathOutside:
-		return broken("it leaves the repository", ev), nil
+		return broken("it "+builtinRefusal(why), ev), nil
 	case builtinPathMissing:
 		return broken("no such file", ev), nil
 	case builtinPathFile:
@@ -177,8 +178,9 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 // builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out), cached.
 func (c *PageCache) builtinPageAnchors(abs string) (map[string]bool, error) {
 	v, err := c.builtinGet("anchors\x00"+abs, func() (any, error) {
-		data, err := os.ReadFile(abs)
-		if err != nil {
+		// A linked page past the limit gives the anchors of its first BodyLimit bytes.
+		data, err := repofs.ReadFile(abs, repofs.BodyLimit)
+		if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
 			return nil, fmt.Errorf("tool:links: %w linked page: %v", ErrUnreadable, err)
 		}
 		body := builtinStripFrontmatter(data)

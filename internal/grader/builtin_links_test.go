@@ -323,23 +323,23 @@ func TestBuiltinLocateExactCase(t *testing.T) {
 	root := builtinTestRepo(t, map[string]string{"docs/guide.md": "# G\n"})
 	pages := NewPageCache()
 	docs := filepath.Join(root, "docs")
-	if _, st := pages.builtinLocate(root, docs, "guide.md"); st != builtinPathFile {
+	if _, st, _ := pages.builtinLocate(root, docs, "guide.md"); st != builtinPathFile {
 		t.Fatalf("guide.md: state %v, want a file", st)
 	}
 	fake := NewPageCache() // the listing a case-insensitive file system spelling the file Guide.md gives
 	fake.builtinGet("dir\x00"+docs, func() (any, error) { return map[string]bool{"Guide.md": true}, nil })
-	if _, st := fake.builtinLocate(root, docs, "guide.md"); st != builtinPathMissing {
+	if _, st, _ := fake.builtinLocate(root, docs, "guide.md"); st != builtinPathMissing {
 		t.Errorf("guide.md listed as Guide.md: state %v, want missing", st)
 	}
 	fake = NewPageCache()
 	fake.builtinGet("dir\x00"+root, func() (any, error) { return map[string]bool{"Docs": true}, nil })
-	if _, st := fake.builtinLocate(root, root, "docs/guide.md"); st != builtinPathMissing {
+	if _, st, _ := fake.builtinLocate(root, root, "docs/guide.md"); st != builtinPathMissing {
 		t.Errorf("docs listed as Docs: state %v, want missing", st)
 	}
-	if _, st := pages.builtinLocate(root, docs, "../.."); st != builtinPathOutside {
+	if _, st, _ := pages.builtinLocate(root, docs, "../.."); st != builtinPathOutside {
 		t.Errorf("../..: state %v, want outside", st)
 	}
-	if _, st := pages.builtinLocate(root, docs, "."); st != builtinPathDir {
+	if _, st, _ := pages.builtinLocate(root, docs, "."); st != builtinPathDir {
 		t.Errorf(".: state %v, want a directory", st)
 	}
 }

@@ -1,9 +1,12 @@
 package grader
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // builtinPathState is what a path named by page or option text turned out to be.
@@ -13,15 +16,15 @@ const (
 	builtinPathMissing builtinPathState = iota // no such file, spelt exactly so
 	builtinPathFile                            // an existing file (or anything that is not a directory)
 	builtinPathDir                             // an existing directory
-	builtinPathOutside                         // leaves the repository (see [Within]), or is absolute
+	builtinPathOutside                         // refused by [repofs.Within]: absolute, outside, in .git, a loop
 )
 
-// builtinLocate judges rel, relative to base (both absolute, base inside root), with [Within], then checks
+// builtinLocate judges rel, relative to base (both absolute, base inside root), with [repofs.Within], then checks
 // that it exists spelt exactly as written: every component from root down must appear in its directory's
 // listing, so "guide.md" does not find "Guide.md" even on a case-insensitive file system. abs is the cleaned
-// path to open.
+// path to open; why is Within's refusal for builtinPathOutside, else nil.
 // Results are cached per root and joined path: pages link the same files again and again.
-func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builtinPathState) {
+func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builtinPathState, why error) {
 	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") ||
 		strings.HasPrefix(rel, string(filepath.Separator)) {
 		return c.builtinLocateNow(root, base, rel)
@@ -29,38 +32,50 @@ func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builti
 	type located struct {
 		abs string
 		st  builtinPathState
+		why error
 	}
 	v, _ := c.builtinGet("loc\x00"+root+"\x00"+filepath.Join(base, rel), func() (any, error) {
-		abs, st := c.builtinLocateNow(root, base, rel)
-		return located{abs, st}, nil
+		abs, st, why := c.builtinLocateNow(root, base, rel)
+		return located{abs, st, why}, nil
 	})
 	l := v.(located)
-	return l.abs, l.st
+	return l.abs, l.st, l.why
 }
 
-func (c *PageCache) builtinLocateNow(root, base, rel string) (abs string, st builtinPathState) {
-	abs, ok := Within(root, base, rel)
-	if !ok {
-		return abs, builtinPathOutside
+func (c *PageCache) builtinLocateNow(root, base, rel string) (abs string, st builtinPathState, why error) {
+	abs, why = repofs.Within(root, base, rel)
+	if why != nil {
+		return abs, builtinPathOutside, why
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return abs, builtinPathMissing
+		return abs, builtinPathMissing, nil
 	}
 	if r, err := filepath.Rel(filepath.Clean(root), abs); err == nil && r != "." && r != ".." &&
 		!strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		dir := filepath.Clean(root)
 		for _, comp := range strings.Split(r, string(filepath.Separator)) {
 			if names := c.builtinListing(dir); names != nil && !names[comp] {
-				return abs, builtinPathMissing
+				return abs, builtinPathMissing, nil
 			}
 			dir = filepath.Join(dir, comp)
 		}
 	}
 	if fi.IsDir() {
-		return abs, builtinPathDir
+		return abs, builtinPathDir, nil
 	}
-	return abs, builtinPathFile
+	return abs, builtinPathFile, nil
+}
+
+// builtinRefusal says why [repofs.Within] refused a path, after "it": "it leaves the repository".
+func builtinRefusal(why error) string {
+	switch {
+	case errors.Is(why, repofs.ErrGitDir):
+		return "is inside .git"
+	case errors.Is(why, repofs.ErrLoop):
+		return "is a symlink loop"
+	}
+	return "leaves the repository"
 }
 
 // builtinListing returns the names in directory dir, cached; nil when dir cannot be listed (then the exact

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -64,13 +64,15 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		return nil, fmt.Errorf("%s: %w: schema %q is an absolute path; write it relative to the eval's directory",
 			name, ErrOutsideRepo, rel)
 	}
-	abs, st := pages.builtinLocate(root, in.OptionsDir, filepath.FromSlash(rel))
-	switch st {
-	case builtinPathOutside:
-		return nil, fmt.Errorf("%s: %w: schema %q", name, ErrOutsideRepo, rel)
-	case builtinPathMissing:
+	abs, st, why := pages.builtinLocate(root, in.OptionsDir, filepath.FromSlash(rel))
+	switch {
+	case st == builtinPathOutside && errors.Is(why, repofs.ErrLoop):
+		return nil, fmt.Errorf("%s: %w schema %q: it is a symlink loop", name, ErrUnreadable, rel)
+	case st == builtinPathOutside:
+		return nil, fmt.Errorf("%s: %w: schema %q %s", name, ErrOutsideRepo, rel, builtinRefusal(why))
+	case st == builtinPathMissing:
 		return nil, fmt.Errorf("%s: %w schema %q: no such file", name, ErrUnreadable, rel)
-	case builtinPathDir:
+	case st == builtinPathDir:
 		return nil, fmt.Errorf("%s: %w schema %q: it is a directory", name, ErrUnreadable, rel)
 	}
 	sch, err := pages.builtinSchema(root, abs)
@@ -99,8 +101,27 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	if !errors.As(err, &verr) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	out := builtinSchemaFindings(verr, tree, builtinFileURL(root)+"/")
+	rootURL := builtinFileURL(root) + "/"
+	if c := builtinRefCycle(verr); c != nil {
+		// The schema cannot be applied: no verdict about the page, and no absolute path of the runner.
+		return nil, fmt.Errorf("%s: %w schema %s: a $ref cycle: %s and %s both resolve to %s", name, ErrUnreadable,
+			builtinRepoPath(root, abs), c.KeywordLocation1, c.KeywordLocation2, strings.TrimPrefix(c.URL, rootURL))
+	}
+	out := builtinSchemaFindings(verr, tree, rootURL)
 	return out, nil
+}
+
+// builtinRefCycle returns the first reference cycle among the causes of verr, or nil.
+func builtinRefCycle(verr *jsonschema.ValidationError) *kind.RefCycle {
+	if c, ok := verr.ErrorKind.(*kind.RefCycle); ok {
+		return c
+	}
+	for _, cause := range verr.Causes {
+		if c := builtinRefCycle(cause); c != nil {
+			return c
+		}
+	}
+	return nil
 }
 
 // builtinSchemaPrinter renders the library's messages in English.
@@ -291,11 +312,13 @@ func (l *builtinSchemaLoader) Load(u string) (any, error) {
 	if err != nil {
 		return nil, l.keep(fmt.Errorf("%w: $ref to %s", ErrOutsideRepo, p))
 	}
-	abs, st := l.pages.builtinLocate(l.root, l.root, rel)
-	switch st {
-	case builtinPathOutside:
-		return nil, l.keep(fmt.Errorf("%w: $ref to %s", ErrOutsideRepo, filepath.ToSlash(rel)))
-	case builtinPathMissing, builtinPathDir:
+	abs, st, why := l.pages.builtinLocate(l.root, l.root, rel)
+	switch {
+	case st == builtinPathOutside && errors.Is(why, repofs.ErrLoop):
+		return nil, l.keep(fmt.Errorf("%w $ref %s: it is a symlink loop", ErrUnreadable, filepath.ToSlash(rel)))
+	case st == builtinPathOutside:
+		return nil, l.keep(fmt.Errorf("%w: $ref to %s: it %s", ErrOutsideRepo, filepath.ToSlash(rel), builtinRefusal(why)))
+	case st == builtinPathMissing || st == builtinPathDir:
 		return nil, l.keep(fmt.Errorf("%w $ref %s: no such file", ErrUnreadable, filepath.ToSlash(rel)))
 	}
 	doc, err := builtinLoadSchemaDoc(abs)
@@ -308,7 +331,7 @@ func (l *builtinSchemaLoader) Load(u string) (any, error) {
 // builtinLoadSchemaDoc reads a schema document: YAML for .yaml and .yml, JSON otherwise (with a YAML
 // fallback for other extensions). JSON numbers stay json.Number.
 func builtinLoadSchemaDoc(abs string) (any, error) {
-	data, err := os.ReadFile(abs)
+	data, err := repofs.ReadFile(abs, repofs.BodyLimit)
 	if err != nil {
 		return nil, err
 	}

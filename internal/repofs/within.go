@@ -1,4 +1,8 @@
-package grader
+// Package repofs is the one way evalgate reaches a file named by page, config or fixture text: the path is
+// judged against the repository (README "Security model": inside it after cleaning and following
+// symlinks, never inside .git), and the file is read only if it is a regular file, never past its limit.
+// It imports nothing of evalgate's, so every vocabulary may use it.
+package repofs
 
 import (
 	"errors"
@@ -7,45 +11,68 @@ import (
 	"strings"
 )
 
-// pathsMaxLinks bounds the symlinks followed while resolving one path; a loop exceeds it. Linux's own limit
+// Why [Within] refuses a path; test with errors.Is.
+var (
+	// ErrOutside: the path is absolute, or leaves the repository after cleaning and following symlinks.
+	ErrOutside = errors.New("leaves the repository")
+	// ErrGitDir: the path, as written or after following symlinks, has a .git component. actions/checkout
+	// keeps the workflow's token in .git/config, so nothing there is ever read because of page text.
+	ErrGitDir = errors.New("is inside .git")
+	// ErrLoop: resolving the path follows more than 255 symlinks (a loop, in practice).
+	ErrLoop = errors.New("is a symlink loop")
+)
+
+// maxLinks bounds the symlinks followed while resolving one path; a loop exceeds it. Linux's own limit
 // (MAXSYMLINKS) is 40.
-const pathsMaxLinks = 255
+const maxLinks = 255
 
 // Within resolves rel against base (both inside root; root and base absolute), cleans it, follows symlinks,
-// and reports the absolute path and whether it stays inside root. Absolute rel paths are refused. A path that
-// does not exist is still judged by its cleaned form (and by the symlinks of its existing ancestors).
+// and returns the absolute path to open, or an error wrapping [ErrOutside], [ErrGitDir] or [ErrLoop].
+// Absolute rel paths are refused. A path that does not exist is still judged by its cleaned form (and by
+// the symlinks of its existing ancestors).
 //
 // abs is filepath.Join(base, rel): cleaned, with symlinks not resolved, in the same form as base, so that
-// filepath.Rel(root, abs) gives the repository path when base is written like root. Open abs, never the raw
-// joined text: after cleaning, abs holds no "..", so the operating system resolves it to the very path that
-// was judged. Containment compares the resolved path with root's own resolved form, so root may itself be
-// reached through a symlink (macOS /tmp is /private/tmp). A dangling symlink is judged by its target. A
-// symlink loop, a relative root or base, or an absolute rel (also a rooted or volume path on Windows) is not
-// ok. Resolution does not fold case: on a case-insensitive file system a symlink into root spelt in another
-// case is judged outside (refused, never wrongly admitted). Checking and opening are separate steps: this is
-// protection against page and config text, not against concurrent changes to the file system.
-func Within(root, base, rel string) (abs string, ok bool) {
+// filepath.Rel(root, abs) gives the repository path when base is written like root. It is returned with
+// the error too, for messages. Open abs, never the raw joined text: after cleaning, abs holds no "..", so
+// the operating system resolves it to the very path that was judged. Containment compares the resolved path
+// with root's own resolved form, so root may itself be reached through a symlink (macOS /tmp is
+// /private/tmp). A dangling symlink is judged by its target. A relative root or base is refused. The .git
+// test folds case (".GIT" is the same directory on a case-insensitive file system); containment does not:
+// on such a file system a symlink into root spelt in another case is judged outside (refused, never wrongly
+// admitted). Checking and opening are separate steps: this is protection against page and config text,
+// not against concurrent changes to the file system.
+func Within(root, base, rel string) (abs string, err error) {
 	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") ||
 		strings.HasPrefix(rel, string(filepath.Separator)) {
-		return filepath.Clean(rel), false
-	}
-	if !filepath.IsAbs(root) || !filepath.IsAbs(base) {
-		return filepath.Join(base, rel), false
+		return filepath.Clean(rel), ErrOutside
 	}
 	abs = filepath.Join(base, rel)
-	realRoot, err := pathsResolve(filepath.Clean(root))
-	if err != nil {
-		return abs, false
+	if !filepath.IsAbs(root) || !filepath.IsAbs(base) {
+		return abs, ErrOutside
 	}
-	real, err := pathsResolve(abs)
-	if err != nil {
-		return abs, false
+	root = filepath.Clean(root)
+	if contains(root, abs) && inGitDir(root, abs) {
+		return abs, ErrGitDir
 	}
-	return abs, pathsContains(realRoot, real)
+	realRoot, err := resolve(root)
+	if err != nil {
+		return abs, err
+	}
+	real, err := resolve(abs)
+	if err != nil {
+		return abs, err
+	}
+	if !contains(realRoot, real) {
+		return abs, ErrOutside
+	}
+	if inGitDir(realRoot, real) {
+		return abs, ErrGitDir
+	}
+	return abs, nil
 }
 
-// pathsContains reports whether p is dir or below it; both are clean absolute paths.
-func pathsContains(dir, p string) bool {
+// contains reports whether p is dir or below it; both are clean absolute paths.
+func contains(dir, p string) bool {
 	if p == dir {
 		return true
 	}
@@ -55,14 +82,22 @@ func pathsContains(dir, p string) bool {
 	return strings.HasPrefix(p, dir+string(filepath.Separator))
 }
 
-// errPathsLoop reports too many symlinks while resolving a path.
-var errPathsLoop = errors.New("too many levels of symbolic links")
+// inGitDir reports whether p, below dir (both clean and absolute), has a component named .git in any case.
+func inGitDir(dir, p string) bool {
+	rest := strings.TrimPrefix(p, dir)
+	for _, comp := range strings.Split(rest, string(filepath.Separator)) {
+		if strings.EqualFold(comp, ".git") {
+			return true
+		}
+	}
+	return false
+}
 
-// pathsResolve returns the clean absolute path p with every symlink of its existing prefix followed, like
+// resolve returns the clean absolute path p with every symlink of its existing prefix followed, like
 // filepath.EvalSymlinks, except that it does not fail on a missing component: from the first component that
 // cannot be examined (missing, a file's child, no permission) the rest is joined lexically. A dangling
-// symlink is therefore replaced by its target.
-func pathsResolve(p string) (string, error) {
+// symlink is therefore replaced by its target. Its only error is [ErrLoop].
+func resolve(p string) (string, error) {
 	const sep = string(filepath.Separator)
 	vol := filepath.VolumeName(p)
 	resolved := vol + sep
@@ -96,8 +131,8 @@ func pathsResolve(p string) (string, error) {
 			continue
 		}
 		links++
-		if links > pathsMaxLinks {
-			return "", errPathsLoop
+		if links > maxLinks {
+			return "", ErrLoop
 		}
 		target, err := os.Readlink(next)
 		if err != nil {

@@ -1,6 +1,7 @@
-package grader
+package repofs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,12 +12,13 @@ import (
 func graderPathsTree(t *testing.T) string {
 	t.Helper()
 	tmp := t.TempDir()
-	for _, d := range []string{"repo/docs/sub", "outside"} {
+	for _, d := range []string{"repo/docs/sub", "repo/.git", "repo/vendor/mod/.git", "outside"} {
 		if err := os.MkdirAll(filepath.Join(tmp, d), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{"repo/README.md", "repo/docs/a.md", "repo/docs/sub/b.md", "outside/secret.txt"} {
+	for _, f := range []string{"repo/README.md", "repo/docs/a.md", "repo/docs/sub/b.md", "outside/secret.txt",
+		"repo/.git/config", "repo/.gitignore", "repo/vendor/mod/.git/config"} {
 		if err := os.WriteFile(filepath.Join(tmp, f), []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -31,6 +33,10 @@ func graderPathsTree(t *testing.T) string {
 		{"repo/docs/up", ".."},
 		{"repo/docs/chain", "link-out"},
 		{"repo/docs/up-and-out", "sub/../../../outside"}, // the parent of a resolved directory
+		{"repo/docs/git-config", "../.git/config"},
+		{"repo/docs/git-dir", "../.git"},
+		{"repo/docs/loop-a", "loop-b"},
+		{"repo/docs/loop-b", "loop-a"},
 		{"repo-link", "repo"},
 	}
 	for _, l := range links {
@@ -88,7 +94,8 @@ func TestWithin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			abs, ok := Within(tt.root, tt.base, tt.rel)
+			abs, err := Within(tt.root, tt.base, tt.rel)
+			ok := err == nil
 			if ok != tt.wantOK {
 				t.Errorf("Within(%q, %q, %q) ok = %v, want %v (abs %q)", tt.root, tt.base, tt.rel, ok, tt.wantOK, abs)
 			}
@@ -104,7 +111,46 @@ func TestWithin(t *testing.T) {
 
 func TestWithinFileSystemRoot(t *testing.T) {
 	root := string(filepath.Separator)
-	if _, ok := Within(root, root, "etc/hosts"); !ok {
+	if _, err := Within(root, root, "etc/hosts"); err != nil {
 		t.Errorf("Within(%q, %q, etc/hosts) refused a path below the file system root", root, root)
+	}
+}
+
+// TestWithinRefusals pins why a path is refused: .git in any spelling and through symlinks, loops, and what
+// merely looks like .git.
+func TestWithinRefusals(t *testing.T) {
+	tmp := graderPathsTree(t)
+	root := filepath.Join(tmp, "repo")
+	docs := filepath.Join(root, "docs")
+	tests := []struct {
+		base, rel string
+		want      error // nil: admitted
+	}{
+		{root, ".git/config", ErrGitDir},
+		{docs, "../.git/config", ErrGitDir},
+		{docs, "../.git", ErrGitDir},
+		{root, ".GIT/config", ErrGitDir},
+		{root, ".Git/missing", ErrGitDir},
+		{root, "vendor/mod/.git/config", ErrGitDir},
+		{docs, "git-config", ErrGitDir},
+		{docs, "git-dir/config", ErrGitDir},
+		{docs, "sub/../../.git/config", ErrGitDir},
+		{root, "docs/../.git/config", ErrGitDir},
+		{docs, "loop", ErrLoop},
+		{docs, "loop-a", ErrLoop},
+		{docs, "loop-b/x", ErrLoop},
+		{docs, "link-out", ErrOutside},
+		{docs, "../../outside/secret.txt", ErrOutside},
+		{docs, "/etc/passwd", ErrOutside},
+		{root, ".gitignore", nil},
+		{root, ".github/workflows/ci.yml", nil},
+		{root, "docs/.git-notes.md", nil},
+		{root, "docs/x.git", nil},
+	}
+	for _, tt := range tests {
+		_, err := Within(root, tt.base, tt.rel)
+		if tt.want == nil && err != nil || tt.want != nil && !errors.Is(err, tt.want) {
+			t.Errorf("Within(root, %s, %q) = %v, want %v", filepath.Base(tt.base), tt.rel, err, tt.want)
+		}
 	}
 }

@@ -1,0 +1,8 @@
+//go:build unix
+
+package repofs
+
+import "syscall"
+
+// openNonblock keeps an open of a FIFO from waiting for a writer; regular files ignore it.
+const openNonblock = syscall.O_NONBLOCK
