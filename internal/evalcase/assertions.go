@@ -2,11 +2,12 @@ package evalcase
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // input is what an assertion reads: the case's fields and the candidate.
@@ -26,9 +27,19 @@ type input struct {
 
 // verdict is an assertion's outcome on one candidate.
 type verdict struct {
-	faults   []finding // none: the assertion passes
+	// faults are the faults kept for the evidence: the first
+	// diag.MaxEvidenceItems of each code, so that the first ones in code
+	// order are kept whatever the order they were found in (README
+	// "Results": bounded evidence). None: the assertion passes.
+	faults   []finding
+	total    int            // every fault found, kept or not
+	kept     map[string]int // faults kept per code, once one code has many
 	passMsg  string
 	evidence map[string]any // facts about the faults; nil on a pass
+	// unchecked, when not "", says what the assertion could not check
+	// within its work limit (workLimit); with no fault, the result is an
+	// error with this message.
+	unchecked string
 }
 
 // finding is one fault an assertion found.
@@ -39,30 +50,77 @@ type finding struct {
 }
 
 func (v *verdict) fail(code, msg string, detail map[string]any) {
-	v.faults = append(v.faults, finding{code: code, msg: msg, detail: detail})
+	if v.wants(code) {
+		v.record(code, msg, detail)
+	}
 }
 
+// wants counts one more fault of code and reports whether it is kept, so
+// that a caller builds the message and detail of kept faults only.
+func (v *verdict) wants(code string) bool {
+	v.total++
+	if len(v.faults) < diag.MaxEvidenceItems {
+		return true
+	}
+	if v.kept == nil {
+		v.kept = map[string]int{}
+		for _, f := range v.faults {
+			v.kept[f.code]++
+		}
+	}
+	return v.kept[code] < diag.MaxEvidenceItems
+}
+
+// record keeps a fault that wants accepted.
+func (v *verdict) record(code, msg string, detail map[string]any) {
+	v.faults = append(v.faults, finding{code: code, msg: msg, detail: detail})
+	if v.kept != nil {
+		v.kept[code]++
+	}
+}
+
+// failed reports whether any fault was found.
+func (v *verdict) failed() bool { return v.total > 0 }
+
+// workLimit bounds the bytes that required_tokens (strings.Count) and
+// forbidden_renderings (RE2) scan for one candidate beyond one pass over
+// the texts: realistic cases stay far below it, and a case with a hundred
+// thousand tokens cannot make one check quadratic.
+const (
+	requiredWorkLimit  = 1 << 30
+	forbiddenWorkLimit = 64 << 20
+)
+
 func runRequiredTokens(in *input, _ []byte) verdict {
-	var (
-		v    verdict
-		seen []string
-	)
+	var v verdict
+	seen := make(map[string]bool, len(in.requiredTokens))
+	per := len(in.source) + len(in.text) // bytes scanned per token
+	work, checked, distinct := 0, 0, 0
 	for _, tok := range in.requiredTokens {
-		if slices.Contains(seen, tok) {
+		if seen[tok] {
 			continue
 		}
-		seen = append(seen, tok)
+		seen[tok] = true
+		distinct++
+		if work += per; work > max(per, requiredWorkLimit) {
+			continue // counted, not checked
+		}
+		checked++
 		want := max(1, strings.Count(in.source, tok))
-		if got := strings.Count(in.text, tok); got < want {
+		if got := strings.Count(in.text, tok); got < want && v.wants("required_token_missing") {
 			msg := fmt.Sprintf("required token %s is missing", quote(tok))
 			if got > 0 {
 				msg = fmt.Sprintf("required token %s occurs %d time(s), expected at least %d (as in the source)", quote(tok), got, want)
 			}
-			v.fail("required_token_missing", msg, map[string]any{"token": tok, "expected_at_least": want, "actual": got})
+			v.record("required_token_missing", msg, map[string]any{"token": short(tok), "expected_at_least": want, "actual": got})
 		}
 	}
-	if len(v.faults) == 0 {
-		v.passMsg = fmt.Sprintf("%d required token(s) present", len(seen))
+	if checked < distinct {
+		v.unchecked = fmt.Sprintf("%d of %d distinct required tokens were not checked: counting them in %d bytes of source and candidate is over the work limit",
+			distinct-checked, distinct, per)
+	}
+	if !v.failed() {
+		v.passMsg = fmt.Sprintf("%d required token(s) present", distinct)
 	}
 	return v
 }
@@ -78,7 +136,12 @@ const maxMatchEvidence = 200
 func runForbidden(in *input, raw []byte) verdict {
 	p := forbiddenCache.get(raw)
 	var v verdict
-	for _, pat := range p.Patterns {
+	for i, pat := range p.Patterns {
+		if i > 0 && (i+1)*len(in.text) > max(len(in.text), forbiddenWorkLimit) {
+			v.unchecked = fmt.Sprintf("%d of %d forbidden patterns were not checked: matching them against %d bytes of candidate is over the work limit",
+				len(p.Patterns)-i, len(p.Patterns), len(in.text))
+			break
+		}
 		re, pr := compilePattern(pat)
 		if pr != nil {
 			panic(pr.msg) // validated in pass 1
@@ -91,10 +154,12 @@ func runForbidden(in *input, raw []byte) verdict {
 		if len(match) > maxMatchEvidence {
 			match = strings.ToValidUTF8(match[:maxMatchEvidence], "") + "…"
 		}
-		v.fail("forbidden_rendering", fmt.Sprintf("forbidden rendering %s matches %s", quote(pat), quote(match)),
-			map[string]any{"pattern": pat, "match": match, "offset": utf8.RuneCountInString(in.text[:m[0]])})
+		if v.wants("forbidden_rendering") {
+			v.record("forbidden_rendering", fmt.Sprintf("forbidden rendering %s matches %s", quote(short(pat)), quote(match)),
+				map[string]any{"pattern": pat, "match": match, "offset": utf8.RuneCountInString(in.text[:m[0]])})
+		}
 	}
-	if len(v.faults) == 0 {
+	if !v.failed() && v.unchecked == "" {
 		v.passMsg = fmt.Sprintf("none of %d forbidden pattern(s) matches", len(p.Patterns))
 	}
 	return v

@@ -275,7 +275,7 @@ func (c *checker) internalError(v any, file string, line int, check, caseID stri
 		Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1}, Check: check, CaseID: caseID,
 		Outcome: diag.Error, Severity: sev, Code: "internal_error",
 		Message:  fmt.Sprintf("internal error: %v", v),
-		Evidence: map[string]any{"stack": string(debug.Stack())},
+		Evidence: diag.BoundEvidence(map[string]any{"stack": string(debug.Stack())}),
 	})
 }
 
@@ -567,35 +567,49 @@ func (c *checker) runAssertion(spec *Assertion, a assertionDoc, in *input, file 
 
 // assertionResult turns a verdict into its Result: a pass with code ok, or
 // a fail whose code is the first fault in PRODUCT.md's order and whose
-// evidence lists every fault.
+// evidence lists the faults, at most diag.MaxEvidenceItems of them with
+// faults_total counting them all (README "Results": bounded evidence). An
+// assertion that found no fault but could not check everything within its
+// work limit is an error (too_large).
 func assertionResult(name string, sev diag.Severity, v verdict, file string, line int, id string) diag.Result {
 	r := diag.Result{
 		Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1},
 		Check: name, CaseID: id, Severity: sev,
 	}
-	if len(v.faults) == 0 {
+	if !v.failed() {
+		if v.unchecked != "" {
+			r.Outcome, r.Code, r.Message = diag.Error, "too_large", v.unchecked
+			return r
+		}
 		r.Outcome, r.Code, r.Message = diag.Pass, "ok", v.passMsg
 		return r
 	}
 	slices.SortStableFunc(v.faults, func(a, b finding) int { return codeRank(a.code) - codeRank(b.code) })
-	r.Outcome, r.Code, r.Message = diag.Fail, v.faults[0].code, v.faults[0].msg
-	if n := len(v.faults) - 1; n > 0 {
+	kept := v.faults[:min(len(v.faults), diag.MaxEvidenceItems)]
+	r.Outcome, r.Code, r.Message = diag.Fail, kept[0].code, kept[0].msg
+	switch n := v.total - 1; {
+	case n > 0 && v.total <= len(kept):
 		r.Message += fmt.Sprintf(" (and %d more fault(s) in the evidence)", n)
+	case n > 0:
+		r.Message += fmt.Sprintf(" (and %d more fault(s); the evidence lists %d of them)", n, len(kept)-1)
 	}
-	list := make([]any, len(v.faults))
-	for i, f := range v.faults {
+	ev := make(map[string]any, len(v.evidence)+4)
+	for k, x := range v.evidence {
+		ev[k] = x
+	}
+	diag.PutList(ev, "faults", v.total, func(i int) any {
+		f := kept[i]
 		m := map[string]any{"code": f.code, "message": f.msg}
 		for k, x := range f.detail {
 			m[k] = x
 		}
-		list[i] = m
+		return m
+	})
+	if v.unchecked != "" {
+		ev["not_checked"] = v.unchecked
+		r.Message += "; " + v.unchecked
 	}
-	ev := make(map[string]any, len(v.evidence)+1)
-	for k, x := range v.evidence {
-		ev[k] = x
-	}
-	ev["faults"] = list
-	r.Evidence = ev
+	r.Evidence = diag.BoundEvidence(ev)
 	return r
 }
 

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // Number marks (PRODUCT.md §10): inside a number, any of these may group
@@ -237,31 +239,27 @@ func runNumbers(in *input, _ []byte) verdict {
 	}
 	var (
 		v       verdict
-		missing []any
+		missing []any // the first diag.MaxEvidenceItems
 	)
 	for _, n := range src {
 		val := n.value(srcDec)
 		if need[val] > 0 {
 			need[val]--
-			missing = append(missing, n.text)
-			v.fail("number_missing", fmt.Sprintf("number %s (%s) of the source is missing", n.text, val), map[string]any{"number": n.text, "value": val})
+			if len(missing) < diag.MaxEvidenceItems {
+				missing = append(missing, short(n.text))
+			}
+			if v.wants("number_missing") {
+				v.record("number_missing", fmt.Sprintf("number %s (%s) of the source is missing", short(n.text), short(val)), map[string]any{"number": n.text, "value": val})
+			}
 		}
 	}
-	if len(v.faults) == 0 {
+	if !v.failed() {
 		v.passMsg = fmt.Sprintf("%d number(s) of the source preserved", len(src))
 		return v
 	}
-	v.evidence = map[string]any{
-		"expected": numTexts(src), "actual": numTexts(cand), "missing": missing,
-		"source_decimal": string(srcDec), "target_decimal": string(tgtDec),
-	}
+	v.evidence = map[string]any{"source_decimal": string(srcDec), "target_decimal": string(tgtDec)}
+	diag.PutList(v.evidence, "expected", len(src), func(i int) any { return src[i].text })
+	diag.PutList(v.evidence, "actual", len(cand), func(i int) any { return cand[i].text })
+	diag.PutList(v.evidence, "missing", v.total, func(i int) any { return missing[i] })
 	return v
-}
-
-func numTexts(runs []numRun) []any {
-	out := make([]any, len(runs))
-	for i, r := range runs {
-		out[i] = r.text
-	}
-	return out
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // token is one placeholder occurrence in a text.
@@ -176,7 +178,7 @@ func runPlaceholders(in *input, raw []byte) verdict {
 	if v.evidence != nil {
 		v.evidence["syntax"] = p.Syntax
 	}
-	if len(v.faults) == 0 {
+	if !v.failed() {
 		v.passMsg = fmt.Sprintf("%d placeholder(s) preserved", len(exp))
 	}
 	return v
@@ -186,8 +188,10 @@ func runPlaceholders(in *input, raw []byte) verdict {
 // and the candidate's (act, found in text), then their order.
 func comparePlaceholders(exp, act []token, text string, allowReorder bool) (v verdict) {
 	defer func() {
-		if len(v.faults) > 0 {
-			v.evidence = map[string]any{"expected": tokenTexts(exp), "actual": tokenTexts(act)}
+		if v.failed() {
+			v.evidence = map[string]any{}
+			diag.PutList(v.evidence, "expected", len(exp), func(i int) any { return exp[i].ID })
+			diag.PutList(v.evidence, "actual", len(act), func(i int) any { return act[i].ID })
 		}
 	}()
 	if sameMultiset(exp, act) {
@@ -198,25 +202,44 @@ func comparePlaceholders(exp, act []token, text string, allowReorder bool) (v ve
 			if !allowReorder {
 				why = "allow_reorder is false"
 			}
-			v.fail("placeholder_reordered", fmt.Sprintf("placeholders were reordered (%s): expected %s, got %s", why, strings.Join(e, " "), strings.Join(a, " ")),
-				map[string]any{"expected_order": strs(e), "actual_order": strs(a)})
+			detail := map[string]any{}
+			diag.PutList(detail, "expected_order", len(e), func(i int) any { return e[i] })
+			diag.PutList(detail, "actual_order", len(a), func(i int) any { return a[i] })
+			v.fail("placeholder_reordered", fmt.Sprintf("placeholders were reordered (%s): expected %s, got %s", why, joinSome(e), joinSome(a)), detail)
 		}
 		return v
 	}
-	expN, actN := map[string]int{}, map[string]int{}
-	for _, t := range exp {
-		expN[t.ID]++
+	// Each distinct ID gets a dense index, so that the counts below are
+	// slices rather than maps: a hostile text holds hundreds of thousands
+	// of placeholders.
+	ids := make(map[string]int32, len(exp))
+	index := func(toks []token) []int32 {
+		out := make([]int32, len(toks))
+		for i, t := range toks {
+			d, ok := ids[t.ID]
+			if !ok {
+				d = int32(len(ids))
+				ids[t.ID] = d
+			}
+			out[i] = d
+		}
+		return out
 	}
-	for _, t := range act {
-		actN[t.ID]++
+	ei, ai := index(exp), index(act)
+	expN, actN := make([]int32, len(ids)), make([]int32, len(ids))
+	for _, d := range ei {
+		expN[d]++
+	}
+	for _, d := range ai {
+		actN[d]++
 	}
 	// Surplus: the candidate's occurrences of an ID beyond the source's
 	// count of it.
 	var surplus []int // indexes into act
-	seen := map[string]int{}
-	for i, t := range act {
-		seen[t.ID]++
-		if seen[t.ID] > expN[t.ID] {
+	seen := make([]int32, len(ids))
+	for i, d := range ai {
+		seen[d]++
+		if seen[d] > expN[d] {
 			surplus = append(surplus, i)
 		}
 	}
@@ -225,46 +248,75 @@ func comparePlaceholders(exp, act []token, text string, allowReorder bool) (v ve
 	// Each is first explained as a mutation, in its place. Tokens missing
 	// altogether are looked at first: a token that is still there, only
 	// fewer times, is more likely a count mismatch.
-	deficit := map[string]int{}
+	deficit := make([]int32, len(ids))
 	for round := 0; round < 2; round++ {
-		seen = map[string]int{}
-		for _, t := range exp {
-			seen[t.ID]++
-			if seen[t.ID] <= actN[t.ID] || (actN[t.ID] == 0) != (round == 0) {
+		clear(seen)
+		for i, t := range exp {
+			d := ei[i]
+			seen[d]++
+			if seen[d] <= actN[d] || (actN[d] == 0) != (round == 0) {
 				continue
 			}
 			if found, ok := near.find(t); ok {
-				v.fail("placeholder_mutated", fmt.Sprintf("placeholder %s was altered to %s", t.ID, short(found)), map[string]any{"token": t.ID, "found": found})
+				if v.wants("placeholder_mutated") {
+					v.record("placeholder_mutated", fmt.Sprintf("placeholder %s was altered to %s", short(t.ID), short(found)), map[string]any{"token": t.ID, "found": found})
+				}
 				continue
 			}
-			deficit[t.ID]++
+			deficit[d]++
 		}
 	}
-	reported := map[string]bool{}
-	for _, t := range exp {
-		if deficit[t.ID] == 0 || reported[t.ID] {
+	reported := make([]bool, len(ids))
+	for i, t := range exp {
+		d := ei[i]
+		if deficit[d] == 0 || reported[d] {
 			continue
 		}
-		reported[t.ID] = true
-		if actN[t.ID] == 0 {
-			v.fail("placeholder_missing", fmt.Sprintf("expected placeholder %s is missing", t.ID), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": 0})
+		reported[d] = true
+		if actN[d] == 0 {
+			if v.wants("placeholder_missing") {
+				v.record("placeholder_missing", fmt.Sprintf("expected placeholder %s is missing", short(t.ID)), map[string]any{"token": t.ID, "expected": int(expN[d]), "actual": 0})
+			}
 		} else {
-			v.fail("placeholder_count_mismatch", fmt.Sprintf("placeholder %s occurs %d time(s), expected %d", t.ID, actN[t.ID], expN[t.ID]), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": actN[t.ID]})
+			v.countMismatch(t.ID, int(expN[d]), int(actN[d]))
 		}
 	}
 	for _, i := range surplus {
-		t := act[i]
-		if near.used[i] || reported[t.ID] {
+		t, d := act[i], ai[i]
+		if near.used[i] || reported[d] {
 			continue
 		}
-		reported[t.ID] = true
-		if expN[t.ID] == 0 {
-			v.fail("placeholder_extra", fmt.Sprintf("placeholder %s is not in the source", t.ID), map[string]any{"token": t.ID, "expected": 0, "actual": actN[t.ID]})
+		reported[d] = true
+		if expN[d] == 0 {
+			if v.wants("placeholder_extra") {
+				v.record("placeholder_extra", fmt.Sprintf("placeholder %s is not in the source", short(t.ID)), map[string]any{"token": t.ID, "expected": 0, "actual": int(actN[d])})
+			}
 		} else {
-			v.fail("placeholder_count_mismatch", fmt.Sprintf("placeholder %s occurs %d time(s), expected %d", t.ID, actN[t.ID], expN[t.ID]), map[string]any{"token": t.ID, "expected": expN[t.ID], "actual": actN[t.ID]})
+			v.countMismatch(t.ID, int(expN[d]), int(actN[d]))
 		}
 	}
 	return v
+}
+
+func (v *verdict) countMismatch(id string, want, got int) {
+	if v.wants("placeholder_count_mismatch") {
+		v.record("placeholder_count_mismatch", fmt.Sprintf("placeholder %s occurs %d time(s), expected %d", short(id), got, want),
+			map[string]any{"token": id, "expected": want, "actual": got})
+	}
+}
+
+// joinSome joins the first ids for a message, saying how many more there
+// are (README "Results": bounded evidence).
+func joinSome(ids []string) string {
+	const most = 20
+	if len(ids) <= most {
+		return strings.Join(ids, " ")
+	}
+	parts := make([]string, most)
+	for i, id := range ids[:most] {
+		parts[i] = short(id)
+	}
+	return fmt.Sprintf("%s … (and %d more)", strings.Join(parts, " "), len(ids)-most)
 }
 
 // sameMultiset reports whether a and b hold the same IDs as often. Texts
@@ -523,20 +575,4 @@ func short(s string) string {
 		return string(r[:80]) + "…"
 	}
 	return s
-}
-
-func tokenTexts(toks []token) []any {
-	out := make([]any, len(toks))
-	for i, t := range toks {
-		out[i] = t.ID
-	}
-	return out
-}
-
-func strs(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
 }

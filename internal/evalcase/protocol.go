@@ -3,6 +3,8 @@ package evalcase
 import (
 	"fmt"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // protocolParams are protocol_complete's params.
@@ -64,6 +66,23 @@ func itemMarker(line string) (n int, after string, ok bool) {
 	return n, line[end+1:], true
 }
 
+// malformedItem is the message and detail of item i (0-based), numbered n,
+// after the highest number prev, malformed for reason.
+func malformedItem(i, n, prev int, reason string) (string, map[string]any) {
+	switch reason {
+	case "number":
+		return fmt.Sprintf("item %d has a number too large to read", i+1), map[string]any{"item": i + 1, "reason": reason}
+	case "repeat":
+		return fmt.Sprintf("item [%d] repeats", n), map[string]any{"item": n, "reason": reason}
+	case "gap":
+		return fmt.Sprintf("a gap before item [%d]: expected [%d]", n, prev+1), map[string]any{"item": n, "reason": reason, "expected": prev + 1}
+	}
+	if n == 0 {
+		return "items are numbered from [1], got [0]", map[string]any{"item": 0, "reason": reason, "expected": prev + 1}
+	}
+	return fmt.Sprintf("item [%d] is out of order after [%d]", n, prev), map[string]any{"item": n, "reason": reason, "expected": prev + 1}
+}
+
 func runProtocol(in *input, raw []byte) verdict {
 	p := protocolCache.get(raw)
 	resp, read := in.text, "text"
@@ -78,7 +97,7 @@ func runProtocol(in *input, raw []byte) verdict {
 		idx := strings.Index(resp, term)
 		termFound = idx >= 0
 		if idx < 0 {
-			v.fail("protocol_missing_terminator", fmt.Sprintf("the terminator %s is missing from the %s", quote(term), read), map[string]any{"terminator": term})
+			v.fail("protocol_missing_terminator", fmt.Sprintf("the terminator %s is missing from the %s", quote(short(term)), read), map[string]any{"terminator": term})
 		} else {
 			body = resp[:idx]
 		}
@@ -87,24 +106,27 @@ func runProtocol(in *input, raw []byte) verdict {
 	seen := map[int]bool{}
 	prev := 0
 	for i, it := range items {
+		reason := ""
 		switch {
 		case it.n < 0:
-			v.fail("protocol_malformed_item", fmt.Sprintf("item %d has a number too large to read", i+1), map[string]any{"item": i + 1, "reason": "number"})
+			reason = "number"
 		case seen[it.n]:
-			v.fail("protocol_malformed_item", fmt.Sprintf("item [%d] repeats", it.n), map[string]any{"item": it.n, "reason": "repeat"})
+			reason = "repeat"
 		case it.n > prev+1:
-			v.fail("protocol_malformed_item", fmt.Sprintf("a gap before item [%d]: expected [%d]", it.n, prev+1), map[string]any{"item": it.n, "reason": "gap", "expected": prev + 1})
-		case it.n == 0:
-			v.fail("protocol_malformed_item", "items are numbered from [1], got [0]", map[string]any{"item": 0, "reason": "order", "expected": prev + 1})
+			reason = "gap"
 		case it.n < prev+1:
-			v.fail("protocol_malformed_item", fmt.Sprintf("item [%d] is out of order after [%d]", it.n, prev), map[string]any{"item": it.n, "reason": "order", "expected": prev + 1})
+			reason = "order"
+		}
+		if reason != "" && v.wants("protocol_malformed_item") {
+			msg, detail := malformedItem(i, it.n, prev, reason)
+			v.record("protocol_malformed_item", msg, detail)
 		}
 		if it.n >= 0 {
 			seen[it.n] = true
 			prev = max(prev, it.n)
 		}
-		if it.empty {
-			v.fail("protocol_malformed_item", fmt.Sprintf("item [%d] is empty", it.n), map[string]any{"item": it.n, "reason": "empty"})
+		if it.empty && v.wants("protocol_malformed_item") {
+			v.record("protocol_malformed_item", fmt.Sprintf("item [%d] is empty", it.n), map[string]any{"item": it.n, "reason": "empty"})
 		}
 	}
 	k := len(items)
@@ -119,18 +141,15 @@ func runProtocol(in *input, raw []byte) verdict {
 	} else if k == 0 {
 		v.fail("protocol_malformed_item", "no numbered item ([1] at the start of a line) found", map[string]any{"reason": "none"})
 	}
-	if len(v.faults) == 0 {
+	if !v.failed() {
 		v.passMsg = fmt.Sprintf("protocol complete: %d item(s)", k)
 		if p.Terminator != nil {
 			v.passMsg += " and the terminator"
 		}
 		return v
 	}
-	numbers := make([]any, len(items))
-	for i, it := range items {
-		numbers[i] = it.n
-	}
-	v.evidence = map[string]any{"read": read, "actual_items": k, "numbers": numbers}
+	v.evidence = map[string]any{"read": read, "actual_items": k}
+	diag.PutList(v.evidence, "numbers", len(items), func(i int) any { return items[i].n })
 	if p.Terminator != nil {
 		v.evidence["terminator"] = *p.Terminator
 		v.evidence["terminator_found"] = termFound

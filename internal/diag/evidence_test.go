@@ -1,0 +1,182 @@
+package diag
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func seq(n int) []any {
+	out := make([]any, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+func TestBoundEvidence(t *testing.T) {
+	long := strings.Repeat("é", 3000) // 6000 bytes
+	cutLong := strings.Repeat("é", (MaxEvidenceString-len("…"))/2) + "…"
+	tests := []struct {
+		name string
+		in   map[string]any
+		want map[string]any
+	}{
+		{"nil", nil, nil},
+		{"small", map[string]any{"a": 1, "b": "x", "c": []any{1, 2}}, map[string]any{"a": 1, "b": "x", "c": []any{1, 2}}},
+		{"exactly 100 items", map[string]any{"l": seq(100)}, map[string]any{"l": seq(100)}},
+		{"101 items", map[string]any{"l": seq(101)}, map[string]any{"l": seq(100), "l_total": 101, "truncated": true}},
+		{"typed list", map[string]any{"l": make([]int, 150)},
+			map[string]any{"l": func() []any {
+				l := seq(100)
+				clear(l)
+				for i := range l {
+					l[i] = 0
+				}
+				return l
+			}(), "l_total": 150, "truncated": true}},
+		{"typed list within", map[string]any{"l": []string{"a"}}, map[string]any{"l": []any{"a"}}},
+		{"producer's total wins", map[string]any{"l": seq(101), "l_total": 5000},
+			map[string]any{"l": seq(100), "l_total": 5000, "truncated": true}},
+		{"long string", map[string]any{"s": long}, map[string]any{"s": cutLong, "truncated": true}},
+		{"string of exactly 4 KiB", map[string]any{"s": strings.Repeat("a", MaxEvidenceString)},
+			map[string]any{"s": strings.Repeat("a", MaxEvidenceString)}},
+		{"nested", map[string]any{"m": map[string]any{"l": seq(200), "s": long}, "ll": []any{seq(300)}},
+			map[string]any{"m": map[string]any{"l": seq(100), "l_total": 200, "s": cutLong}, "ll": []any{seq(100)}, "truncated": true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := BoundEvidence(tt.in)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("BoundEvidence:\n got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestBoundEvidenceWhole checks the 64 KiB bound on evidence whose lists and
+// strings are each within their bounds, but not the whole.
+func TestBoundEvidenceWhole(t *testing.T) {
+	big := func(c string) []any {
+		l := make([]any, 100)
+		for i := range l {
+			l[i] = strings.Repeat(c, 4000)
+		}
+		return l
+	}
+	faults := make([]any, 100)
+	for i := range faults {
+		faults[i] = map[string]any{"code": "x", "message": strings.Repeat("<m>", 1300), "token": strings.Repeat("t", 4000)}
+	}
+	cases := map[string]map[string]any{
+		"two big lists": {"expected": big("a"), "actual": big("b"), "syntax": "auto", "n": 3},
+		"escapes":       {"s": big("<"), "syntax": "auto"},
+		"objects":       {"faults": faults, "faults_total": 4000, "syntax": "auto"},
+		"many keys": func() map[string]any {
+			m := map[string]any{}
+			for i := range 5000 {
+				m[fmt.Sprintf("key-%05d", i)] = strings.Repeat("v", 100)
+			}
+			return m
+		}(),
+		"deep": {"d": []any{[]any{big("x"), big("y")}, map[string]any{"z": big("z")}}},
+	}
+	for name, ev := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := BoundEvidence(ev)
+			b, err := json.Marshal(got)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(b) > MaxEvidenceBytes {
+				t.Errorf("evidence is %d bytes of JSON, more than %d", len(b), MaxEvidenceBytes)
+			}
+			if len(b) < MaxEvidenceBytes/2 {
+				t.Errorf("evidence is %d bytes of JSON: cut far more than needed", len(b))
+			}
+			if got[TruncatedKey] != true {
+				t.Errorf("no truncated marker: %.200s", b)
+			}
+			// The small values survive whole.
+			if s, ok := ev["syntax"]; ok && got["syntax"] != s {
+				t.Errorf("syntax = %v, want %v", got["syntax"], s)
+			}
+			if n, ok := ev["faults_total"]; ok && got["faults_total"] != n {
+				t.Errorf("faults_total = %v, want %v", got["faults_total"], n)
+			}
+			checkBounds(t, got)
+			// Bounding twice is bounding once.
+			if again := BoundEvidence(got); !reflect.DeepEqual(again, got) {
+				t.Errorf("BoundEvidence is not idempotent")
+			}
+		})
+	}
+}
+
+// checkBounds asserts the per-list and per-string bounds everywhere in v.
+func checkBounds(t *testing.T, v any) {
+	t.Helper()
+	switch x := v.(type) {
+	case string:
+		if len(x) > MaxEvidenceString || !utf8.ValidString(x) {
+			t.Errorf("string of %d bytes (valid UTF-8: %v)", len(x), utf8.ValidString(x))
+		}
+	case []any:
+		if len(x) > MaxEvidenceItems {
+			t.Errorf("list of %d items", len(x))
+		}
+		for _, e := range x {
+			checkBounds(t, e)
+		}
+	case map[string]any:
+		for k, e := range x {
+			checkBounds(t, k)
+			checkBounds(t, e)
+		}
+	}
+}
+
+// TestBoundEvidenceKeepsInput checks that the input is not modified.
+func TestBoundEvidenceKeepsInput(t *testing.T) {
+	ev := map[string]any{"l": seq(500), "m": map[string]any{"s": strings.Repeat("x", 10000)}}
+	BoundEvidence(ev)
+	if len(ev["l"].([]any)) != 500 || len(ev["m"].(map[string]any)["s"].(string)) != 10000 || ev["truncated"] != nil {
+		t.Errorf("BoundEvidence modified its input")
+	}
+}
+
+func TestCutString(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"},
+		{"abcdef", 5, "ab…"},
+		{"ééé", 6, "ééé"},
+		{"éééé", 7, "éé…"}, // 2 é (4 bytes) + … (3 bytes)
+		{"éééé", 6, "é…"},  // the cut does not split an é
+		{"abcd", 2, "…"},
+	} {
+		if got := cutString(tt.s, tt.n); got != tt.want {
+			t.Errorf("cutString(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestPutList(t *testing.T) {
+	ev := map[string]any{}
+	calls := 0
+	PutList(ev, "x", 1_000_000, func(i int) any { calls++; return i })
+	if calls != MaxEvidenceItems || len(ev["x"].([]any)) != MaxEvidenceItems || ev["x_total"] != 1_000_000 || ev["truncated"] != true {
+		t.Errorf("PutList: %d calls, %v", calls, ev["x_total"])
+	}
+	ev = map[string]any{}
+	PutList(ev, "x", 3, func(i int) any { return i })
+	if !reflect.DeepEqual(ev, map[string]any{"x": []any{0, 1, 2}}) {
+		t.Errorf("PutList(3) = %v", ev)
+	}
+}
