@@ -14,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/jev"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -111,12 +112,12 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 		return j.invalid(faults)
 	}
 	if c.Overridden() {
-		fmt.Fprintln(stderr, report.Line(fmt.Sprintf("evalgate: --baseline-model %s overrides the contract's baseline_model %s",
-			c.BaselineModel, c.ContractBaselineModel)))
+		fmt.Fprintln(stderr, report.Notice(fmt.Sprintf("--baseline-model %s overrides the contract's baseline_model %s",
+			report.OneLine(c.BaselineModel), report.OneLine(c.ContractBaselineModel))))
 	}
 	if mp := c.ModelProblems(); len(mp) > 0 {
 		for _, p := range mp {
-			fmt.Fprintln(stderr, report.Line(fmt.Sprintf("evalgate: --%s: %s", p.Option, p.Message)))
+			fmt.Fprintln(stderr, report.Line(fmt.Sprintf("evalgate: --%s: %s", p.Option, report.OneLine(p.Message))))
 		}
 		return engine.ExitUsage
 	}
@@ -188,7 +189,12 @@ func (j *jevRun) read(name string, whole, isReplay bool) ([]byte, int) {
 	}
 	var text []byte
 	if err == nil {
-		text, err = os.ReadFile(name)
+		// Only a regular file, and never past its limit: /dev/zero would never end.
+		limit := int64(jev.MaxJSONL)
+		if whole {
+			limit = jev.MaxJSON
+		}
+		text, err = repofs.ReadFile(name, limit)
 	}
 	if err != nil {
 		var pe *fs.PathError
@@ -221,7 +227,8 @@ func (j *jevRun) invalid(faults []diag.Result) int {
 	diag.Sort(faults)
 	for i := range faults {
 		f := &faults[i]
-		fmt.Fprintln(j.stderr, report.Line(fmt.Sprintf("%s: %s [%s]", f.Location(), f.Message, f.Code)))
+		fmt.Fprintln(j.stderr, report.Line(fmt.Sprintf("%s: %s [%s]",
+			report.OneLine(f.Location()), report.OneLine(f.Message), report.OneLine(f.Code))))
 	}
 	if j.json {
 		if err := j.writeJSON(faults); err != nil {

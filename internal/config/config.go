@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // Names looks for, in order, at the repository root when no --config is
@@ -124,7 +125,7 @@ func Default(root string) *Config {
 func Load(root, path string) (*Config, []diag.Result, error) {
 	if path == "" {
 		for _, name := range Names {
-			_, err := os.Stat(filepath.Join(root, name))
+			_, err := os.Lstat(filepath.Join(root, name))
 			if err == nil {
 				path = name
 				break
@@ -141,17 +142,34 @@ func Load(root, path string) (*Config, []diag.Result, error) {
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(root, path)
 	}
-	text, err := os.ReadFile(full)
-	if err != nil {
-		return nil, nil, err
-	}
 	rel := filepath.ToSlash(path)
 	if absRoot, err := filepath.Abs(root); err == nil {
 		if absFull, err := filepath.Abs(full); err == nil {
 			if r, err := filepath.Rel(absRoot, absFull); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 				rel = filepath.ToSlash(r)
+				// A pull request can commit the config as a symlink: to /etc/passwd, into .git, to /dev/zero.
+				if _, err := repofs.Within(absRoot, absRoot, r); err != nil {
+					code, why := repofs.Refusal(err)
+					cfg, res := fileFault(rel, root, diag.Pos{}, code, "the config %s; it was not read", why)
+					return cfg, res, nil
+				}
 			}
 		}
+	}
+	text, err := repofs.ReadFile(full, repofs.ConfigLimit)
+	var tooLarge *repofs.TooLargeError
+	switch {
+	case errors.As(err, &tooLarge):
+		cfg, res := fileFault(rel, root, diag.Pos{Line: 1, Col: 1}, "too_large",
+			"the config is %s; evalgate reads at most %s", repofs.Size(tooLarge.Size), repofs.Size(repofs.ConfigLimit))
+		return cfg, res, nil
+	case errors.Is(err, repofs.ErrNotRegular):
+		var pe *fs.PathError
+		errors.As(err, &pe)
+		cfg, res := fileFault(rel, root, diag.Pos{}, "target_unreadable", "the config %v; only a regular file is read", pe.Err)
+		return cfg, res, nil
+	case err != nil:
+		return nil, nil, err
 	}
 	dir, err := filepath.Abs(filepath.Dir(full))
 	if err != nil {
@@ -159,4 +177,18 @@ func Load(root, path string) (*Config, []diag.Result, error) {
 	}
 	cfg, results := Parse(text, rel, dir)
 	return cfg, results, nil
+}
+
+// fileFault is the one result of a config file that cannot be read as text, with the default
+// configuration: the run reports it and exits 2 without grading anything. A zero pos names the file only.
+func fileFault(rel, root string, pos diag.Pos, code, format string, args ...any) (*Config, []diag.Result) {
+	cfg := Default(root)
+	cfg.Path = rel
+	k := docmeta.NewChecker(diag.SourceConfig)
+	k.Fault(pos, code, format, args...)
+	res := k.Results()
+	for i := range res {
+		res[i].File = rel
+	}
+	return cfg, res
 }

@@ -38,6 +38,7 @@ func ConfigJSONSchema() []byte {
 		obj{"pattern": `^[/\\]`},
 		obj{"pattern": `^[A-Za-z]:`},
 		obj{"pattern": `(^|[/\\])\.\.([/\\]|$)`},
+		obj{"pattern": `(^|[/\\])\.` + anyCase("git") + `([/\\]|$)`}, // nothing under .git is read
 	}}
 	defs["glob"] = obj{
 		"description": "A doublestar glob relative to the config's directory.",

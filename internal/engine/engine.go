@@ -206,8 +206,9 @@ func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
 			return nil, nil, usagef("--config %s: outside the repository %s", r.opts.ConfigFlag, r.root)
 		}
 	} else {
-		for _, name := range []string{".evalgate.yaml", ".evalgate.yml"} {
-			if _, err := os.Stat(filepath.Join(r.root, name)); err == nil {
+		for _, name := range config.Names {
+			// Lstat: a symlink there is the config, whether or not its target may be read.
+			if _, err := os.Lstat(filepath.Join(r.root, name)); err == nil {
 				rel = name
 				break
 			}

@@ -158,7 +158,7 @@ func (r *run) target(base diag.Result, ps *pageState, ev *docmeta.Eval) (*target
 	case docmeta.TargetFile:
 		abs, err := repofs.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path)
 		if err != nil {
-			code, why := refusal(err)
+			code, why := repofs.Refusal(err)
 			return nil, &errResult{with(base, diag.Error, code, fmt.Sprintf("target path %q %s", ev.Target.Path, why))}
 		}
 		b, err := repofs.ReadFile(abs, repofs.BodyLimit)

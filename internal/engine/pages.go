@@ -19,10 +19,10 @@ import (
 
 // pageState is one selected page after validation.
 type pageState struct {
-	rel     string // repository-relative path
-	abs     string
-	src     []byte               // the file; kept only while its evals wait to be graded
-	doc     frontmatter.Document // src split; kept with src
+	rel string // repository-relative path
+	abs string
+	src []byte               // the file; kept only while its evals wait to be graded
+	doc frontmatter.Document // src split; kept with src
 	// size is the page's size when its body is larger than graders read (repofs.BodyLimit), else 0: src
 	// then holds only the first pageReadLimit bytes, and evals that need the body are too_large.
 	size    int64
@@ -123,7 +123,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		}
 	}()
 	if err := r.inside(rel, ps.abs); err != nil {
-		code, why := refusal(err)
+		code, why := repofs.Refusal(err)
 		if code == "target_outside_repo" && !errors.Is(err, repofs.ErrGitDir) {
 			why = "is a symlink that " + why
 		}
@@ -232,17 +232,15 @@ func (r *run) inside(rel, abs string) error {
 	return err
 }
 
-// refusal gives the code and the words ("leaves the repository") for a path
-// that repofs.Within refused: a loop cannot be read; anything else, in .git
-// included, is outside what page text may reach.
-func refusal(err error) (code, why string) {
-	switch {
-	case errors.Is(err, repofs.ErrLoop):
-		return "target_unreadable", "is a symlink loop"
-	case errors.Is(err, repofs.ErrGitDir):
-		return "target_outside_repo", "is inside .git"
+// readHead reads as much of a selected page as its frontmatter may take, if
+// the page may be read at all: the dependents scan reads every page this way.
+func (r *run) readHead(rel string) ([]byte, bool) {
+	abs := filepath.Join(r.root, filepath.FromSlash(rel))
+	if r.inside(rel, abs) != nil {
+		return nil, false
 	}
-	return "target_outside_repo", "leaves the repository"
+	src, err := repofs.ReadFile(abs, frontmatter.MaxSize+64)
+	return src, err == nil || errors.Is(err, repofs.ErrTooLarge)
 }
 
 // readError words a failed read for a message: what the file is instead of a

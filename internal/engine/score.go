@@ -153,7 +153,7 @@ func (r *run) validateTargets(pages []*pageState) {
 func (r *run) checkPath(fail func(code, msg string), what, base, rel string) {
 	abs, err := repofs.Within(r.root, base, rel)
 	if err != nil {
-		code, why := refusal(err)
+		code, why := repofs.Refusal(err)
 		fail(code, fmt.Sprintf("%s path %q %s", what, rel, why))
 		return
 	}

@@ -226,8 +226,8 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 	}
 	var deps []string
 	for _, page := range candidates {
-		src, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(page)))
-		if err != nil {
+		src, ok := r.readHead(page)
+		if !ok {
 			continue
 		}
 		doc := frontmatter.Split(src)
@@ -346,8 +346,8 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 		if !r.pagesM.Match(f) {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(r.root, filepath.FromSlash(f)))
-		if err != nil {
+		src, ok := r.readHead(f)
+		if !ok {
 			continue
 		}
 		text := frontmatter.Split(src).Text

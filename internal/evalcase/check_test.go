@@ -267,7 +267,7 @@ func TestCheckOutsideRepoAndUnreadable(t *testing.T) {
 	}
 	diag.Sort(rs)
 	want := `cases/gone.jsonl: error: definition: cannot read cases/gone.jsonl: no such file or directory [target_unreadable]
-cases/link.jsonl: error: definition: cases/link.jsonl resolves outside the repository; it is not read [target_outside_repo]
+cases/link.jsonl: error: definition: cases/link.jsonl leaves the repository; it is not read [target_outside_repo]
 `
 	if got := textLines(rs); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

@@ -166,6 +166,56 @@ func (m *builtinPosMap) at(off int) diag.Pos {
 	return p
 }
 
+// MaxFindings is the most findings one built-in eval reports on one target (README "Limits"): a page of a
+// million broken links yields a thousand results and a count, never a report larger than the page.
+const MaxFindings = 1000
+
+// builtinFindings collects a tool's findings, keeping the first MaxFindings (in the order added) and counting
+// the rest without keeping them.
+type builtinFindings struct {
+	list []Finding
+	more int
+	// atLeast: more is a lower bound (the tool stopped counting).
+	atLeast bool
+}
+
+func (b *builtinFindings) add(f Finding) {
+	if b.room() {
+		b.list = append(b.list, f)
+	}
+}
+
+// room reports whether one more finding is kept; when not, it counts it. A tool whose findings are costly
+// to build (a column on a long line) asks first.
+func (b *builtinFindings) room() bool {
+	if len(b.list) < MaxFindings {
+		return true
+	}
+	b.more++
+	return false
+}
+
+// done returns the kept findings; when some were dropped, the last one says how many, in its message and as
+// evidence "more_findings".
+func (b *builtinFindings) done() []Finding {
+	if b.more == 0 || len(b.list) == 0 {
+		return b.list
+	}
+	last := &b.list[len(b.list)-1]
+	n := fmt.Sprint(b.more)
+	if b.atLeast {
+		n = "at least " + n
+	}
+	last.Message += fmt.Sprintf(" (and %s more findings of this eval, not listed)", n)
+	ev := make(map[string]any, len(last.Evidence)+1)
+	for k, v := range last.Evidence {
+		ev[k] = v
+	}
+	ev["more_findings"] = b.more
+	last.Evidence = ev
+	return b.list
+}
+
 // builtinSortFindings orders findings by position, code and key, so output never depends on map order.
 func builtinSortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {

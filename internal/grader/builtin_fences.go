@@ -28,7 +28,7 @@ var builtinCodeFences = &Tool{
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	doc := builtinParse(in.Target)
 	pm := builtinNewPosMap(in)
-	var out []Finding
+	var out builtinFindings
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		fb, ok := n.(*ast.FencedCodeBlock)
 		if !entering || !ok {
@@ -44,7 +44,7 @@ func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error)
 			first = string(bytes.TrimSpace(seg.Value(in.Target)))
 		}
 		first = builtinTruncate(first, 80)
-		out = append(out, Finding{
+		out.add(Finding{
 			Pos:      pm.at(builtinNodePos(fb)),
 			Code:     "fence_without_language",
 			Key:      first,
@@ -53,5 +53,5 @@ func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error)
 		})
 		return ast.WalkSkipChildren, nil
 	})
-	return out, ctx.Err()
+	return out.done(), ctx.Err()
 }

@@ -34,7 +34,7 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	doc := builtinParse(in.Target)
 	pm := builtinNewPosMap(in)
 	present := map[string]bool{}
-	var out []Finding
+	var out builtinFindings
 	prev := 0
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		h, ok := n.(*ast.Heading)
@@ -45,7 +45,7 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		present[text] = true
 		present[builtinHeadingSource(h, in.Target)] = true
 		if prev > 0 && h.Level > prev+1 {
-			out = append(out, Finding{
+			out.add(Finding{
 				Pos:      pm.at(builtinNodePos(h)),
 				Code:     "skipped_level",
 				Key:      text,
@@ -58,7 +58,7 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	})
 	for _, want := range builtinOptList(in.Options, "required") {
 		if !present[strings.TrimSpace(want)] {
-			out = append(out, Finding{
+			out.add(Finding{
 				Code:     "missing_heading",
 				Key:      want,
 				Message:  fmt.Sprintf("missing heading %q", want),
@@ -66,5 +66,5 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 			})
 		}
 	}
-	return out, ctx.Err()
+	return out.done(), ctx.Err()
 }

@@ -57,7 +57,7 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	doc := builtinParse(in.Target)
 	pm := builtinNewPosMap(in)
 	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc}
-	var out []Finding
+	var out builtinFindings
 	var err error
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
@@ -81,16 +81,16 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		if err != nil {
 			return ast.WalkStop, err
 		}
-		if f != nil {
+		if f != nil && out.room() {
 			f.Pos = pm.at(builtinNodePos(n))
-			out = append(out, *f)
+			out.list = append(out.list, *f)
 		}
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	return out, nil
+	return out.done(), nil
 }
 
 type builtinLinkCheck struct {

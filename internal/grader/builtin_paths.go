@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,17 +66,6 @@ func (c *PageCache) builtinLocateNow(root, base, rel string) (abs string, st bui
 	return abs, builtinPathFile, nil
 }
 
-// builtinRefusal says why [repofs.Within] refused a path, after "it": "it leaves the repository".
-func builtinRefusal(why error) string {
-	switch {
-	case errors.Is(why, repofs.ErrGitDir):
-		return "is inside .git"
-	case errors.Is(why, repofs.ErrLoop):
-		return "is a symlink loop"
-	}
-	return "leaves the repository"
-}
-
 // builtinListing returns the names in directory dir, cached; nil when dir cannot be listed (then the exact
 // spelling is not checked).
 func (c *PageCache) builtinListing(dir string) map[string]bool {
@@ -96,4 +84,10 @@ func (c *PageCache) builtinListing(dir string) map[string]bool {
 		return nil
 	}
 	return v.(map[string]bool)
+}
+
+// builtinRefusal says why [repofs.Within] refused a path, after "it": "it leaves the repository".
+func builtinRefusal(why error) string {
+	_, words := repofs.Refusal(why)
+	return words
 }

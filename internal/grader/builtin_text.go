@@ -98,6 +98,9 @@ func builtinTextRegexp(opts *frontmatter.Node) (re *regexp.Regexp, option, value
 	return re, option, value, err
 }
 
+// builtinCountLimit is how many matches tool:absent counts before it stops: a hundred times what it reports.
+const builtinCountLimit = 100 * MaxFindings
+
 func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding, error) {
 	name := "tool:contains"
 	if absent {
@@ -107,17 +110,24 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	var out []Finding
+	var out builtinFindings
 	pm := builtinNewPosMap(in)
-	for _, m := range re.FindAllIndex(in.Target, -1) {
+	// Matches are counted up to a ceiling: a one-letter pattern over a large page would otherwise hold an
+	// index pair per letter.
+	matches := re.FindAllIndex(in.Target, builtinCountLimit)
+	out.atLeast = len(matches) == builtinCountLimit
+	for _, m := range matches {
 		if m[0] == m[1] {
 			continue
 		}
 		if !absent {
 			return nil, ctx.Err()
 		}
+		if !out.room() {
+			continue
+		}
 		match := string(in.Target[m[0]:m[1]])
-		out = append(out, Finding{
+		out.list = append(out.list, Finding{
 			Pos:      pm.at(m[0]),
 			Code:     "text_present",
 			Key:      value,
@@ -130,8 +140,8 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 		if option == "pattern" {
 			what = "pattern " + fmt.Sprintf("%q", value) + " matches nothing"
 		}
-		out = append(out, Finding{Code: "text_missing", Key: value, Message: what,
+		out.add(Finding{Code: "text_missing", Key: value, Message: what,
 			Evidence: map[string]any{option: value}})
 	}
-	return out, ctx.Err()
+	return out.done(), ctx.Err()
 }

@@ -5,12 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // Entry is one `jev:` entry of the config (PRODUCT.md §7), with
@@ -110,9 +109,10 @@ func loadReplayFile(root, rel string) (*Replay, []diag.Result) {
 }
 
 // readRepoFile reads a file of the repository named by the config. It must
-// stay inside the repository after following symlinks (PRODUCT.md §8:
-// target_outside_repo) and be readable (target_unreadable); a JSON file
-// (whole) over MaxJSON is too_large, and is not read. The result describes
+// stay inside the repository after following symlinks and outside .git
+// (target_outside_repo) and be a readable regular file (target_unreadable); a
+// JSON file (whole) over MaxJSON, a JSONL one over MaxJSONL, is too_large and
+// is not read. The result describes
 // the fault; the caller sets its file and check.
 func readRepoFile(root, rel string, whole bool) ([]byte, *diag.Result) {
 	fault := func(outcome diag.Outcome, code, msg string) *diag.Result {
@@ -120,28 +120,21 @@ func readRepoFile(root, rel string, whole bool) ([]byte, *diag.Result) {
 		r.Outcome = outcome
 		return &r
 	}
-	full := filepath.Join(root, filepath.FromSlash(rel))
-	real, err := filepath.EvalSymlinks(full)
+	full, err := repofs.Within(root, root, filepath.FromSlash(rel))
 	if err != nil {
-		return nil, fault(diag.Error, "target_unreadable", "cannot read "+rel+": "+describe(err))
+		code, why := repofs.Refusal(err)
+		return nil, fault(diag.Error, code, rel+" "+why+"; it is not read")
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		realRoot = root
+	limit := int64(MaxJSONL)
+	if whole {
+		limit = MaxJSON
 	}
-	if r, err := filepath.Rel(realRoot, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) || filepath.IsAbs(r) {
-		return nil, fault(diag.Error, "target_outside_repo", rel+" leads out of the repository")
-	}
-	fi, err := os.Stat(real)
-	if err != nil {
-		return nil, fault(diag.Error, "target_unreadable", "cannot read "+rel+": "+describe(err))
-	}
-	if whole && fi.Size() > MaxJSON {
-		r := fault(diag.Fail, "too_large", fmt.Sprintf("the file is larger than %d MiB and is not read", MaxJSON>>20))
+	text, err := repofs.ReadFile(full, limit)
+	if errors.Is(err, repofs.ErrTooLarge) {
+		r := fault(diag.Fail, "too_large", fmt.Sprintf("the file is larger than %s and is not read", repofs.Size(limit)))
 		r.Pos = diag.Pos{Line: 1}
 		return nil, r
 	}
-	text, err := os.ReadFile(real)
 	if err != nil {
 		return nil, fault(diag.Error, "target_unreadable", "cannot read "+rel+": "+describe(err))
 	}

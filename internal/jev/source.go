@@ -19,6 +19,10 @@ import (
 // too_large).
 const MaxJSON = 16 << 20
 
+// MaxJSONL is the largest JSONL contract or replay evalgate reads (256 MiB);
+// each of its lines is also bounded by MaxJSON.
+const MaxJSONL = 256 << 20
+
 // bom is the UTF-8 byte order mark; a leading one is skipped.
 var bom = []byte{0xEF, 0xBB, 0xBF}
 

@@ -16,8 +16,6 @@ const (
 	ConfigLimit = 1 << 20
 	// BodyLimit bounds what built-in graders read of a page body, a companion, a schema or a linked page.
 	BodyLimit = 8 << 20
-	// JSONLimit bounds a whole JSON file read at once: a jevcheck contract or replay.
-	JSONLimit = 128 << 20
 )
 
 // ErrNotRegular: the path names a directory, a device, a FIFO or a socket. Only regular files are read

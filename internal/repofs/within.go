@@ -147,3 +147,16 @@ func resolve(p string) (string, error) {
 		rest = target + sep + rest
 	}
 }
+
+// Refusal gives the result code and the words ("leaves the repository") for a path that [Within] refused: a
+// loop cannot be read (target_unreadable); anything else, .git included, is outside what page and config text
+// may reach (target_outside_repo).
+func Refusal(err error) (code, why string) {
+	switch {
+	case errors.Is(err, ErrLoop):
+		return "target_unreadable", "is a symlink loop"
+	case errors.Is(err, ErrGitDir):
+		return "target_outside_repo", "is inside .git"
+	}
+	return "target_outside_repo", "leaves the repository"
+}
