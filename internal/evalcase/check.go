@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/jsonpos"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // Request is what one run asks of the EvalCase checks.
@@ -115,16 +115,15 @@ type caseRef struct {
 
 // checker is the state of one Stream.
 type checker struct {
-	req      Request
-	emit     func(diag.Result)
-	limit    int               // the longest line read; MaxLine except in tests
-	ids      map[string]int32  // case id → index into refs
-	refs     []caseRef         // every indexed case
-	real     []string          // each fixture's resolved path; "" when it was not read
-	scope    []bool            // each fixture's InScope
-	lines    *lineCache        // re-reads case lines in pass 2
-	rootReal string            // the root with symlinks resolved
-	hook     func(what string) // tests: runs before each line is checked (and may panic)
+	req   Request
+	emit  func(diag.Result)
+	limit int               // the longest line read; MaxLine except in tests
+	ids   map[string]int32  // case id → index into refs
+	refs  []caseRef         // every indexed case
+	real  []string          // each fixture's resolved path; "" when it was not read
+	scope []bool            // each fixture's InScope
+	lines *lineCache        // re-reads case lines in pass 2
+	hook  func(what string) // tests: runs before each line is checked (and may panic)
 }
 
 func newChecker(req Request, emit func(diag.Result)) *checker {
@@ -140,11 +139,6 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	}
 	for i, f := range req.Fixtures {
 		c.scope[i] = req.InScope(f)
-	}
-	if r, err := filepath.EvalSymlinks(req.Root); err == nil {
-		c.rootReal = r
-	} else {
-		c.rootReal = req.Root
 	}
 	return c
 }
@@ -192,8 +186,8 @@ func severityOf(report bool) diag.Severity {
 	return diag.SeverityError
 }
 
-// open opens a selected file, refusing one that resolves outside the
-// repository (PRODUCT.md §8). A refusal or failure is a result, emitted when
+// open opens a selected file if it is a regular file inside the repository
+// and not inside .git (README "Security model"). A refusal or failure is a result, emitted when
 // the file is in scope.
 func (c *checker) open(rel string, inScope bool) (*os.File, string) {
 	fail := func(code, msg string) (*os.File, string) {
@@ -205,21 +199,18 @@ func (c *checker) open(rel string, inScope bool) (*os.File, string) {
 		}
 		return nil, ""
 	}
-	full := filepath.Join(c.req.Root, filepath.FromSlash(rel))
+	full, err := repofs.Within(c.req.Root, c.req.Root, filepath.FromSlash(rel))
+	if err != nil {
+		code, why := repofs.Refusal(err)
+		return fail(code, rel+" "+why+"; it is not read")
+	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
 		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
 	}
-	if r, err := filepath.Rel(c.rootReal, real); err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return fail("target_outside_repo", rel+" resolves outside the repository; it is not read")
-	}
-	f, err := os.Open(real)
+	f, _, err := repofs.Open(real)
 	if err != nil {
 		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
-	}
-	if fi, err := f.Stat(); err != nil || fi.IsDir() {
-		f.Close()
-		return fail("target_unreadable", "cannot read "+rel+": not a regular file")
 	}
 	return f, real
 }
