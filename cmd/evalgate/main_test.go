@@ -53,6 +53,8 @@ func TestScript(t *testing.T) {
 			"normjson": cmdNormJSON,
 			"gitsha":   cmdGitSHA,
 			"subst":    cmdSubst,
+			"wfcmds":   cmdWFCmds,
+			"unesc":    cmdUnesc,
 		},
 	})
 }

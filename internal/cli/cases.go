@@ -85,7 +85,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %v\n", err)
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -319,32 +319,14 @@ func writeCases(rep *report.Report, format string, stdout, stderr io.Writer) err
 	for _, r := range rep.Results {
 		c, ok := evalcase.ToContract(r)
 		if !ok {
-			fmt.Fprintln(stderr, report.Line(casesTextLine(&r)))
+			fmt.Fprintln(stderr, report.TextLine(&r))
 			continue
 		}
 		buf.Reset()
 		if err := enc.Encode(c); err != nil {
 			return err
 		}
-		out.Write(casesGuardJSON(buf.Bytes()))
+		out.Write(report.GuardJSON(buf.Bytes()))
 	}
 	return out.Flush()
-}
-
-// casesTextLine is a result as the text report writes it.
-func casesTextLine(r *diag.Result) string {
-	label := string(r.Outcome)
-	if r.Outcome == diag.Fail {
-		label = r.Severity.String()
-	}
-	return fmt.Sprintf("%s: %s: %s: %s [%s]", r.Location(), label, r.Check, r.Message, r.Code)
-}
-
-// casesGuardJSON escapes what encoding/json leaves raw but PRODUCT.md §5
-// wants escaped: "##[" (the runner's legacy command parser acts on it
-// anywhere; inside a JSON string "\u0023" is the same text), DEL and U+0085.
-func casesGuardJSON(b []byte) []byte {
-	b = bytes.ReplaceAll(b, []byte("##["), []byte(`#\u0023[`))
-	b = bytes.ReplaceAll(b, []byte{0x7f}, []byte(`\u007f`))
-	return bytes.ReplaceAll(b, []byte("\u0085"), []byte(`\u0085`))
 }

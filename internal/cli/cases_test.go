@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/evalcase"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
 const casesConfigYAML = `version: 1
@@ -127,9 +128,9 @@ func TestRunCasesJSONL(t *testing.T) {
 }
 
 func TestCasesGuardJSON(t *testing.T) {
-	b, _ := json.Marshal(map[string]string{"m": "##[group] DEL\u007f NEL\u0085 \u2028"})
-	got := string(casesGuardJSON(b))
-	want := `{"m":"#\u0023[group] DEL\u007f NEL\u0085 \u2028"}`
+	b, _ := json.Marshal(map[string]string{"m": "##[group] DEL\u007f NEL\u0085 \u2028 RLO\u202e ZWSP\u200b \u00a0"})
+	got := string(report.GuardJSON(b))
+	want := `{"m":"#\u0023[group] DEL\u007f NEL\u0085 \u2028 RLO\u202e ZWSP\u200b ` + "\u00a0\"}"
 	if got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}

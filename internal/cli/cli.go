@@ -168,7 +168,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %v\n", err)
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -177,7 +177,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
-		Notice: func(s string) { fmt.Fprintln(stderr, report.Line(s)) },
+		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	})
 	var uerr *engine.UsageError
 	switch {

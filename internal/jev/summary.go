@@ -20,7 +20,15 @@ import (
 // one line, escaped as every line evalgate writes (PRODUCT.md §5).
 func (r *Report) WriteSummary(w io.Writer) error {
 	bw := bufio.NewWriter(w)
+	// Each string argument (a title, a model, a case id, a field) is
+	// escaped as untrusted text first, so that one starting with white
+	// space is escaped there too, wherever it lands in the line.
 	line := func(format string, args ...any) {
+		for i, a := range args {
+			if s, ok := a.(string); ok {
+				args[i] = report.OneLine(s)
+			}
+		}
 		bw.WriteString(report.Line(fmt.Sprintf(format, args...)))
 		bw.WriteByte('\n')
 	}

@@ -1,21 +1,33 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode/utf8"
 )
 
-// OneLine escapes s so that it stays on one line in any log (PRODUCT.md §5):
-// CR, LF and tab become \r, \n and \t, other C0 controls and DEL \xNN,
-// U+0085, U+2028 and U+2029 \uNNNN, invalid UTF-8 bytes \xNN.
+// OneLine escapes s so that it stays on one line in any log and displays as
+// the text it is (README "Results, outcomes and blocking"):
+//
+//   - CR, LF and tab become \r, \n and \t, other C0 controls and DEL \xNN,
+//     invalid UTF-8 bytes \xNN;
+//   - U+0085, U+2028 and U+2029 (line breaks to some readers), the bidi
+//     controls U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069, and
+//     the zero-width characters U+200B–U+200D, U+2060 and U+FEFF become
+//     \uNNNN (lowercase hex) wherever they are;
+//   - a white space character other than ASCII space at the start of s (in
+//     its leading run of white space) becomes \uNNNN too: the Actions runner
+//     strips all of Unicode's White_Space before it looks for "::", so
+//     U+00A0 "::stop-commands::x" would start a workflow command.
+//
+// Pure ASCII text without controls is returned as it is, without a copy.
 func OneLine(s string) string {
 	if !needsEscape(s) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 8)
+	lead := true // still in s's leading run of white space
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -29,53 +41,190 @@ func OneLine(s string) string {
 			b.WriteString(`\t`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r == 0x85 || r == 0x2028 || r == 0x2029:
+		case escapedRune(r) || lead && r >= utf8.RuneSelf && leadingSpace(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
 		}
+		lead = lead && leadingSpace(r)
 		i += size
 	}
 	return b.String()
 }
 
+// needsEscape reports whether OneLine would change s. The loop over bytes
+// is the fast path; only text with non-ASCII bytes is decoded.
 func needsEscape(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c < 0x20 || c == 0x7f || c >= 0x80 {
-			// Non-ASCII needs a closer look only for the three separators
-			// and invalid UTF-8.
-			if c < 0x80 {
-				return true
-			}
-			return !utf8.ValidString(s) || strings.ContainsAny(s, "\u0085\u2028\u2029")
+		if c < 0x20 || c == 0x7f {
+			return true
+		}
+		if c >= utf8.RuneSelf {
+			// s[:i] is printable ASCII: the leading run of white
+			// space is still open if it is all spaces.
+			return needsEscapeUnicode(s, i, strings.Trim(s[:i], " ") == "")
 		}
 	}
 	return false
+}
+
+func needsEscapeUnicode(s string, i int, lead bool) bool {
+	for i < len(s) {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return true
+			}
+			lead = lead && c == ' '
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || escapedRune(r) {
+			return true
+		}
+		if leadingSpace(r) {
+			if lead {
+				return true
+			}
+		} else {
+			lead = false
+		}
+		i += size
+	}
+	return false
+}
+
+// escapedRune reports whether OneLine writes the non-ASCII r as \uNNNN
+// wherever it is: U+0085, U+2028 and U+2029 (line breaks), the bidi controls
+// (U+061C ARABIC LETTER MARK, U+200E, U+200F, the embeddings and overrides
+// U+202A–U+202E, the isolates U+2066–U+2069) and the zero-width characters
+// (U+200B–U+200D, U+2060 WORD JOINER, U+FEFF), which would make a report
+// display other than it is.
+func escapedRune(r rune) bool {
+	switch {
+	case r < 0x0600:
+		return r == 0x85
+	case r < 0x2000:
+		return r == 0x061c
+	case r <= 0x206f:
+		return r >= 0x200b && r <= 0x200f || r >= 0x2028 && r <= 0x202e ||
+			r == 0x2060 || r >= 0x2066 && r <= 0x2069
+	}
+	return r == 0xfeff
+}
+
+// leadingSpace reports whether the runner's String.TrimStart strips r: .NET's
+// Char.IsWhiteSpace, which is Unicode's White_Space (U+0009–U+000D, U+0020,
+// U+0085, U+00A0, U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F,
+// U+3000). U+180E MONGOLIAN VOWEL SEPARATOR left White_Space in Unicode 6.3
+// and is not stripped.
+func leadingSpace(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r == ' ' || r >= '\t' && r <= '\r'
+	case r < 0x1680:
+		return r == 0x85 || r == 0xa0
+	case r < 0x2000:
+		return r == 0x1680
+	case r <= 0x205f:
+		return r <= 0x200a || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f
+	}
+	return r == 0x3000
 }
 
 // Line makes s one line that is safe in a CI log (stderr, say): escaped by
 // OneLine and kept from being read as a workflow command.
 func Line(s string) string { return guardLine(OneLine(s)) }
 
+// Notice is the stderr line of a run's notice: "evalgate: " (added when s
+// does not start with it) and the rest of s escaped by Line, its start as
+// untrusted text. So every notice says where it comes from, and none starts
+// with text from a page, a path or a contract.
+func Notice(s string) string { return guardLine(noticeText(s)) }
+
+// noticeText is a notice as every writer shows it (stderr, the ::notice
+// annotation, the job summary): "evalgate: " and the rest escaped by
+// OneLine.
+func noticeText(s string) string {
+	return noticePrefix + OneLine(strings.TrimPrefix(s, noticePrefix))
+}
+
+// noticePrefix starts every notice evalgate writes.
+const noticePrefix = "evalgate: "
+
 // guardLine keeps a text line from being read as a workflow command: the
-// Actions runner acts on a line starting with "::" (after whitespace), and on
-// "##[" anywhere (its legacy parser).
+// Actions runner acts on a line starting with "::" after any leading white
+// space (leadingSpace), and on "##[" anywhere (its legacy parser). The first
+// ':' of such a line is written \x3a, and "##[" is written #\#[.
 func guardLine(line string) string {
-	line = strings.ReplaceAll(line, "##[", `#\#[`)
-	trimmed := strings.TrimLeft(line, " \t")
-	if strings.HasPrefix(trimmed, "::") {
-		i := len(line) - len(trimmed)
+	if strings.Contains(line, "##[") {
+		line = strings.ReplaceAll(line, "##[", `#\#[`)
+	}
+	i := 0
+	for i < len(line) {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if !leadingSpace(r) {
+			break
+		}
+		i += size
+	}
+	if strings.HasPrefix(line[i:], "::") {
 		line = line[:i] + `\x3a` + line[i+1:]
 	}
 	return line
 }
 
-// guardJSON escapes what encoding/json leaves raw but PRODUCT.md §5 wants
-// escaped: DEL and U+0085 (U+2028 and U+2029 it escapes already), and "##["
-// (only possible inside strings, where "\u0023" is an exact equivalent).
+// GuardJSON is guardJSON for JSON that evalgate encodes outside this
+// package (the jsonl results of `evalgate cases`).
+func GuardJSON(b []byte) []byte { return guardJSON(b) }
+
+// guardJSON escapes, in JSON written by encoding/json, what it leaves raw but
+// the one-line rules want escaped: DEL and the characters of escapedRune
+// (U+0085, bidi controls, zero-width characters) as \uNNNN, and "##[" as
+// #\u0023[. All of them can only occur inside strings, where these escapes
+// are exact equivalents. No line of such JSON can start with "::": each
+// starts with white space and a quote, a bracket, a brace or a literal.
+// b is returned as it is when nothing needs escaping.
 func guardJSON(b []byte) []byte {
-	b = bytes.ReplaceAll(b, []byte("##["), []byte(`#\u0023[`))
-	b = bytes.ReplaceAll(b, []byte{0x7f}, []byte(`\u007f`))
-	return bytes.ReplaceAll(b, []byte("\u0085"), []byte(`\u0085`))
+	i := 0
+	for ; i < len(b); i++ {
+		if c := b[i]; c >= 0x7f || c == '#' && hasHashBracket(b[i:]) {
+			break
+		}
+	}
+	if i == len(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	out = append(out, b[:i]...)
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '#' && hasHashBracket(b[i:]):
+			out = append(out, `#\u0023[`...)
+			i += 3
+			continue
+		case c == 0x7f:
+			out = append(out, `\u007f`...)
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(b[i:])
+			if escapedRune(r) {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			} else {
+				out = append(out, b[i:i+size]...)
+			}
+			i += size
+			continue
+		default:
+			out = append(out, c)
+		}
+		i++
+	}
+	return out
+}
+
+func hasHashBracket(b []byte) bool {
+	return len(b) >= 3 && b[0] == '#' && b[1] == '#' && b[2] == '['
 }

@@ -39,7 +39,7 @@ const annotationCap = 10
 //
 //  1. to w, the text report between "::stop-commands::TOKEN" and "::TOKEN::",
 //     so that nothing a page or grader printed acts as a workflow command;
-//  2. to w, each of r.Notices as a ::notice;
+//  2. to w, each of r.Notices as a ::notice (starting "evalgate: ");
 //  3. to w, annotations for fail and error results: at most 10 errors, then
 //     at most 10 warnings, then notices (info), preceded by one notice saying
 //     how many results are left out, when some are;
@@ -73,7 +73,7 @@ func WriteGitHub(w io.Writer, r *Report, o GitHubOptions) error {
 	}
 	errs = append(errs, catch(func() error {
 		for _, n := range r.Notices {
-			a.Noticef("%s", annotationText(n))
+			a.Noticef("%s", annotationText(noticeText(n)))
 		}
 		annotate(a, r, o.SARIFFile != "")
 		return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/actionslog"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/sethvargo/go-githubactions"
 )
@@ -79,68 +80,28 @@ type command struct {
 	line  string
 }
 
-// runnerCommands reads out as the Actions runner does: each line (CR, LF or
-// CRLF ends one) whose trimmed start is "::" is a command, unless it comes
-// between "::stop-commands::TOKEN" and "::TOKEN::"; "##[" anywhere is a
-// command of the legacy parser, which these tests never allow (name "##[").
+// runnerCommands reads out as the Actions runner does (actionslog.Read:
+// lines end at CR or LF, leading Unicode white space is trimmed, "::" starts
+// a command unless commands are stopped, "##[" anywhere is a command of the
+// legacy parser, which these tests never allow, named "##[").
 func runnerCommands(t *testing.T, out string) []command {
 	t.Helper()
+	read, stopped := actionslog.Read(out)
 	var cmds []command
-	stopToken := ""
-	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.Contains(line, "##[") {
-			cmds = append(cmds, command{name: "##[", line: line})
-			continue
-		}
-		trimmed := strings.TrimLeft(line, " \t")
-		if !strings.HasPrefix(trimmed, "::") {
-			continue
-		}
-		rest := trimmed[2:]
-		end := strings.Index(rest, "::")
-		if end < 0 {
-			continue // not a command: no closing "::"
-		}
-		info, data := rest[:end], rest[end+2:]
-		c := command{name: info, props: map[string]string{}, data: unescapeData(data), line: line}
-		if i := strings.IndexByte(info, ' '); i >= 0 {
-			c.name = info[:i]
-			for _, p := range strings.Split(info[i+1:], ",") {
-				k, v, ok := strings.Cut(p, "=")
-				if !ok {
-					t.Errorf("property without '=' in %q", line)
+	for _, c := range read {
+		if i := strings.IndexByte(c.Info, ' '); i >= 0 {
+			for _, p := range strings.Split(c.Info[i+1:], ",") {
+				if !strings.Contains(p, "=") {
+					t.Errorf("property without '=' in %q", c.Line)
 				}
-				c.props[k] = unescapeProperty(v)
 			}
 		}
-		if stopToken != "" {
-			if c.name == stopToken {
-				stopToken = ""
-				cmds = append(cmds, c)
-			}
-			continue
-		}
-		if c.name == "stop-commands" {
-			stopToken = c.data
-		}
-		cmds = append(cmds, c)
+		cmds = append(cmds, command{name: c.Name, props: c.Props, data: c.Data, line: c.Line})
 	}
-	if stopToken != "" {
+	if stopped {
 		t.Errorf("commands are still stopped at the end of the output")
 	}
 	return cmds
-}
-
-// unescapeData and unescapeProperty undo the escaping as the runner does
-// (actions/runner ActionCommand: "%25" last).
-func unescapeData(s string) string {
-	s = strings.NewReplacer("%0D", "\r", "%0A", "\n").Replace(s)
-	return strings.ReplaceAll(s, "%25", "%")
-}
-
-func unescapeProperty(s string) string {
-	s = strings.NewReplacer("%0D", "\r", "%0A", "\n", "%3A", ":", "%2C", ",").Replace(s)
-	return strings.ReplaceAll(s, "%25", "%")
 }
 
 func TestGitHubStreamOrder(t *testing.T) {
@@ -157,7 +118,8 @@ func TestGitHubStreamOrder(t *testing.T) {
 	if fmt.Sprint(names) != fmt.Sprint(want) {
 		t.Fatalf("commands %v, want %v\n%s", names, want, out)
 	}
-	if cmds[2].data != r.Notices[0] || cmds[3].data != r.Notices[1] {
+	// Every notice starts with "evalgate: ", added where it is missing.
+	if cmds[2].data != "evalgate: "+r.Notices[0] || cmds[3].data != "evalgate: "+r.Notices[1] {
 		t.Errorf("notices read %q, %q", cmds[2].data, cmds[3].data)
 	}
 	// The block holds exactly the text report.

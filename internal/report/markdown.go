@@ -201,7 +201,7 @@ func noticeSection(notices []string) section {
 	return section{
 		heading: "Notices",
 		n:       len(notices),
-		row:     func(i int) string { return "- " + markdownText(notices[i], noticeRunes) + "\n" },
+		row:     func(i int) string { return "- " + markdownText(noticeText(notices[i]), noticeRunes) + "\n" },
 		more:    func(n int) string { return fmt.Sprintf("- … and %d more\n", n) },
 	}
 }

@@ -160,7 +160,7 @@ func TestJobSummaryNoticesAndSARIFDropped(t *testing.T) {
 		t.Fatalf("SARIFDropped = 0 for %d failures", len(r.Results))
 	}
 	for _, want := range []string{
-		"### Notices (1)\n\n- checked everything: &lt;fetch-depth&gt; \\| 2\n",
+		"### Notices (1)\n\n- evalgate: checked everything: &lt;fetch-depth&gt; \\| 2\n",
 		fmt.Sprintf("\nThe SARIF file holds at most %d results: %d results of the lowest severities are left out of it.\n",
 			sarifMaxResults, dropped),
 		fmt.Sprintf("### Failures (%d)\n", len(r.Results)),

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/actionslog"
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
@@ -91,18 +92,20 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// assertHygiene checks PRODUCT.md §5 on a whole report: no line is read by
-// the Actions runner as a workflow command.
+// assertHygiene checks the one-line rules on a whole report: no line is read
+// by the Actions runner as a workflow command (after any Unicode white
+// space), and no line break, control, bidi control or zero-width character
+// is left raw.
 func assertHygiene(t *testing.T, out string) {
 	t.Helper()
 	for i, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, actionslog.IsWhiteSpace), "::") {
 			t.Errorf("line %d starts with '::': %q", i+1, line)
 		}
 		if strings.Contains(line, "##[") {
 			t.Errorf("line %d holds '##[': %q", i+1, line)
 		}
-		if strings.ContainsAny(line, "\r\x7f\u0085\u2028\u2029") {
+		if strings.ContainsFunc(line, rawForbiddenExceptLF) {
 			t.Errorf("line %d holds a raw line break or control: %q", i+1, line)
 		}
 	}

@@ -19,25 +19,31 @@ func WriteText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	for i := range r.Results {
 		res := &r.Results[i]
-		var label string
-		switch res.Outcome {
-		case diag.Pass:
+		if res.Outcome == diag.Pass {
 			continue
-		case diag.Fail:
-			label = res.Severity.String()
-		case diag.Error:
-			label = "error"
-		default:
-			label = string(res.Outcome)
 		}
-		line := fmt.Sprintf("%s: %s: %s: %s [%s]",
-			OneLine(res.Location()), label, OneLine(res.Check), OneLine(res.Message), OneLine(res.Code))
-		bw.WriteString(guardLine(line))
+		bw.WriteString(TextLine(res))
 		bw.WriteByte('\n')
 	}
 	bw.WriteString(guardLine(SummaryLine(r)))
 	bw.WriteByte('\n')
 	return bw.Flush()
+}
+
+// TextLine is res as a line of the text report, without its newline: each
+// field escaped by OneLine, the line guarded against workflow commands.
+func TextLine(res *diag.Result) string {
+	var label string
+	switch res.Outcome {
+	case diag.Fail:
+		label = res.Severity.String()
+	case diag.Error:
+		label = "error"
+	default:
+		label = string(res.Outcome)
+	}
+	return guardLine(fmt.Sprintf("%s: %s: %s: %s [%s]",
+		OneLine(res.Location()), label, OneLine(res.Check), OneLine(res.Message), OneLine(res.Code)))
 }
 
 // SummaryLine is the one-line summary of the text report.
