@@ -27,8 +27,10 @@ func ChangedLines(ctx context.Context, root, baseSHA, file string) ([]int, error
 	}
 	// --literal-pathspecs: a file named "docs/[a].md" is that file, not a
 	// glob. -U0 leaves only changed lines in the hunks; no textconv, no
-	// external diff: the lines are the file's own.
-	out, err := g.run(ctx, "--literal-pathspecs", "diff", "-z", "-U0", "--no-color",
+	// external diff: the lines are the file's own. --text: a pull request's
+	// .gitattributes can mark the file -diff ("Binary files differ", no
+	// hunks) to hide what it changed.
+	out, err := g.run(ctx, "--literal-pathspecs", "diff", "--text", "-z", "-U0", "--no-color",
 		"--no-ext-diff", "--no-textconv", "--no-renames", baseSHA, "--", file)
 	if err != nil {
 		return nil, err

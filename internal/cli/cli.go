@@ -19,6 +19,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -224,7 +225,8 @@ func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.W
 		if out.name == "" {
 			continue
 		}
-		if err := writeFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
+		// Never through a symlink a pull request committed there (README "Security model").
+		if err := repofs.WriteFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -246,18 +248,6 @@ func absPath(name string) string {
 		return ""
 	}
 	return abs
-}
-
-func writeFile(name string, write func(io.Writer) error) error {
-	fh, err := os.Create(name)
-	if err != nil {
-		return err
-	}
-	if err := write(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
 }
 
 func parseFailOn(s string) (diag.Severity, error) {

@@ -197,7 +197,7 @@ func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
 		if !filepath.IsAbs(abs) {
 			abs = filepath.Join(r.opts.Dir, abs)
 		}
-		if _, err := os.Stat(abs); err != nil {
+		if _, err := os.Lstat(abs); err != nil {
 			return nil, nil, usagef("--config %s: no such file", r.opts.ConfigFlag)
 		}
 		var ok bool
@@ -265,6 +265,7 @@ func (r *run) finish() {
 	for i := range r.rep.Results {
 		res := &r.rep.Results[i]
 		res.Blocking = blocks(res, r.opts.FailOn)
+		res.Evidence = diag.BoundEvidence(res.Evidence) // whatever produced it (README "Evidence")
 	}
 	diag.Sort(r.rep.Results)
 	r.rep.Count()

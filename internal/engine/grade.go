@@ -245,8 +245,18 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	env := append(r.env[:len(r.env):len(r.env)],
 		"EVALGATE_FILE="+ps.abs, "EVALGATE_TARGET="+targetPath, "EVALGATE_EVAL_ID="+ev.ID)
 	if options != nil {
+		// The options always reach the command in a file, and in the variable
+		// too when they fit the environment comfortably: Linux refuses to start
+		// a program with one variable over 128 KiB.
 		js, _ := json.Marshal(options.Value())
-		env = append(env, "EVALGATE_OPTIONS="+string(js))
+		name, err := ps.targetFile("options\x00"+string(js), js)
+		if err != nil {
+			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the options file: "+err.Error())}
+		}
+		env = append(env, "EVALGATE_OPTIONS_FILE="+name)
+		if len(js) <= maxOptionsEnv {
+			env = append(env, "EVALGATE_OPTIONS="+string(js))
+		}
 	}
 	timeout := defaultTimeout
 	switch {
@@ -264,6 +274,10 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	})
 	return []diag.Result{r.commandResult(base, ev, argv, cr, timeout)}
 }
+
+// maxOptionsEnv is the largest options JSON also passed in EVALGATE_OPTIONS
+// (32 KiB, README "Configuration").
+const maxOptionsEnv = 32 << 10
 
 // tailBytes bounds the output kept in evidence.
 const tailBytes = 2000

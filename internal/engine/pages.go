@@ -32,7 +32,7 @@ type pageState struct {
 
 	pending atomic.Int32 // evals of the page not graded yet
 	tmpMu   sync.Mutex
-	tmp     map[string]string // target kind -> a file holding its bytes
+	tmp     map[string]string // target kind (or "options\x00" + JSON) -> a file holding its bytes
 }
 
 // targetFile returns a file holding a target's bytes for {target} and

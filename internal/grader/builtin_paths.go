@@ -91,3 +91,10 @@ func builtinRefusal(why error) string {
 	_, words := repofs.Refusal(why)
 	return words
 }
+
+// builtinRefused is an [ErrOutsideRepo] (target_outside_repo) that says in its own words why the path was
+// refused: "... is inside .git" rather than "leaves the repository".
+type builtinRefused string
+
+func (e builtinRefused) Error() string        { return string(e) }
+func (e builtinRefused) Is(target error) bool { return target == ErrOutsideRepo }

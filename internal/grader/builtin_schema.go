@@ -69,7 +69,7 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	case st == builtinPathOutside && errors.Is(why, repofs.ErrLoop):
 		return nil, fmt.Errorf("%s: %w schema %q: it is a symlink loop", name, ErrUnreadable, rel)
 	case st == builtinPathOutside:
-		return nil, fmt.Errorf("%s: %w: schema %q %s", name, ErrOutsideRepo, rel, builtinRefusal(why))
+		return nil, builtinRefused(fmt.Sprintf("%s: schema %q %s", name, rel, builtinRefusal(why)))
 	case st == builtinPathMissing:
 		return nil, fmt.Errorf("%s: %w schema %q: no such file", name, ErrUnreadable, rel)
 	case st == builtinPathDir:
@@ -104,8 +104,8 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	rootURL := builtinFileURL(root) + "/"
 	if c := builtinRefCycle(verr); c != nil {
 		// The schema cannot be applied: no verdict about the page, and no absolute path of the runner.
-		return nil, fmt.Errorf("%s: %w schema %s: a $ref cycle: %s and %s both resolve to %s", name, ErrUnreadable,
-			builtinRepoPath(root, abs), c.KeywordLocation1, c.KeywordLocation2, strings.TrimPrefix(c.URL, rootURL))
+		return nil, fmt.Errorf("%s: %w schema %s: a $ref cycle (%s leads back to %s)", name, ErrUnreadable,
+			builtinRepoPath(root, abs), c.KeywordLocation1, strings.TrimPrefix(c.URL, rootURL))
 	}
 	out := builtinSchemaFindings(verr, tree, rootURL)
 	return out, nil
@@ -317,7 +317,7 @@ func (l *builtinSchemaLoader) Load(u string) (any, error) {
 	case st == builtinPathOutside && errors.Is(why, repofs.ErrLoop):
 		return nil, l.keep(fmt.Errorf("%w $ref %s: it is a symlink loop", ErrUnreadable, filepath.ToSlash(rel)))
 	case st == builtinPathOutside:
-		return nil, l.keep(fmt.Errorf("%w: $ref to %s: it %s", ErrOutsideRepo, filepath.ToSlash(rel), builtinRefusal(why)))
+		return nil, l.keep(builtinRefused(fmt.Sprintf("$ref to %s: it %s", filepath.ToSlash(rel), builtinRefusal(why))))
 	case st == builtinPathMissing || st == builtinPathDir:
 		return nil, l.keep(fmt.Errorf("%w $ref %s: no such file", ErrUnreadable, filepath.ToSlash(rel)))
 	}

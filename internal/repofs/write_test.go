@@ -1,0 +1,55 @@
+package repofs
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestWriteFileReplacesSymlink: a report path committed as a symlink is replaced by the report; the link's
+// target is never written.
+func TestWriteFileReplacesSymlink(t *testing.T) {
+	dir := t.TempDir()
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("precious\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "evalgate.sarif")
+	if err := os.Symlink(victim, report); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(report, func(w io.Writer) error { _, err := io.WriteString(w, "{}\n"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
+		t.Errorf("the symlink's target was written: %q", b)
+	}
+	fi, err := os.Lstat(report)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o644 {
+		t.Fatalf("report: %v, %v; want a regular file, 0644", fi, err)
+	}
+	if b, _ := os.ReadFile(report); string(b) != "{}\n" {
+		t.Errorf("report holds %q", b)
+	}
+}
+
+// TestWriteFileFailure: a failing writer leaves the old file and no temporary file behind.
+func TestWriteFileFailure(t *testing.T) {
+	dir := t.TempDir()
+	name := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(name, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	boom := errors.New("boom")
+	if err := WriteFile(name, func(w io.Writer) error { io.WriteString(w, "new"); return boom }); !errors.Is(err, boom) {
+		t.Fatalf("err = %v, want boom", err)
+	}
+	if b, _ := os.ReadFile(name); string(b) != "old" {
+		t.Errorf("file = %q, want the old content", b)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
