@@ -72,6 +72,7 @@ func TestScript(t *testing.T) {
 //	spawn FILE    start a grandchild that sleeps an hour and write its pid to FILE
 //	kill          kill itself with SIGKILL
 //	pwd           print the working directory
+//	filesize NAME print the size of the file the variable NAME names
 func helperMain(args []string) int {
 	for len(args) > 0 {
 		op := args[0]
@@ -126,6 +127,13 @@ func helperMain(args []string) int {
 		case "pwd":
 			wd, _ := os.Getwd()
 			fmt.Println(wd)
+		case "filesize":
+			name := arg()
+			if fi, err := os.Stat(os.Getenv(name)); err != nil {
+				fmt.Printf("%s: %v\n", name, err)
+			} else {
+				fmt.Printf("%s holds %d bytes\n", name, fi.Size())
+			}
 		default:
 			fmt.Fprintf(os.Stderr, "graderhelper: unknown action %q\n", op)
 			return 100
@@ -166,8 +174,10 @@ func cmdWaitGone(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdHostile writes a hostile page too large or too repetitive to keep in a
 // txtar file: `hostile KIND FILE`, KIND one of bigfrontmatter (10 MiB),
-// aliasbomb (a billion laughs), deepnest (10,000 levels of block nesting) and
-// deepflow (10,000 levels of flow nesting).
+// aliasbomb (a billion laughs), deepnest (10,000 levels of block nesting),
+// deepflow (10,000 levels of flow nesting), biglinks (a 42 MB page of broken
+// links under tool:links) and bigoptions (an eval of tool:opts with 200 KiB
+// of options).
 func cmdHostile(ts *testscript.TestScript, neg bool, args []string) {
 	if len(args) != 2 {
 		ts.Fatalf("usage: hostile KIND FILE")
@@ -199,6 +209,19 @@ func cmdHostile(ts *testscript.TestScript, neg bool, args []string) {
 		b.WriteString("evals:\n" + strings.Repeat("- ", 10000) + "x\n")
 	case "deepflow":
 		b.WriteString("evals: " + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "\n")
+	case "biglinks":
+		// 42 MB of broken links under one tool:links eval.
+		b.WriteString("evals:\n  - id: links\n    grader: tool:links\n---\n")
+		line := "See [a](missing.md), [b](#nope) and ![c](img.png).\n"
+		for b.Len() < 42<<20 {
+			b.WriteString(line)
+		}
+		ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
+		return
+	case "bigoptions":
+		// Options of 200 KiB: more than Linux lets one environment variable hold.
+		b.WriteString("evals:\n  - id: big\n    grader: tool:opts\n    options: {blob: " +
+			strings.Repeat("x", 200<<10) + "}\n")
 	default:
 		ts.Fatalf("hostile: unknown kind %q", args[0])
 	}

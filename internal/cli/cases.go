@@ -88,7 +88,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	root, isRepo := engine.FindRoot(dir)
 	rep := &report.Report{
@@ -297,6 +297,7 @@ func finishCases(rep *report.Report) {
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		r.Blocking = r.Outcome == diag.Error || (r.Outcome == diag.Fail && r.Severity == diag.SeverityError)
+		r.Evidence = diag.BoundEvidence(r.Evidence)
 	}
 	diag.Sort(rep.Results)
 	rep.Count()
