@@ -2,7 +2,9 @@ package repofs
 
 import (
 	"bufio"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -13,9 +15,16 @@ import (
 // through it. A reader never sees half a file, and a failed write leaves name as it was. The file is
 // readable by all (0644), as reports are read by later steps.
 func WriteFile(name string, write func(io.Writer) error) (err error) {
+	if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
+		return &fs.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
+	}
 	fh, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
-		return err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return &fs.PathError{Op: "open", Path: name, Err: err} // the name asked for, not the temporary one
 	}
 	tmp := fh.Name()
 	defer func() {
@@ -37,5 +46,12 @@ func WriteFile(name string, write func(io.Writer) error) (err error) {
 	if err := fh.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp, name)
+	if err := os.Rename(tmp, name); err != nil {
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			err = le.Err
+		}
+		return &fs.PathError{Op: "write", Path: name, Err: err}
+	}
+	return nil
 }

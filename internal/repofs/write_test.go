@@ -53,3 +53,20 @@ func TestWriteFileFailure(t *testing.T) {
 		t.Errorf("left behind: %v", entries)
 	}
 }
+
+// TestWriteFileErrors name the path asked for, never the temporary file.
+func TestWriteFileErrors(t *testing.T) {
+	dir := t.TempDir()
+	nop := func(io.Writer) error { return nil }
+	if err := os.Mkdir(filepath.Join(dir, "out.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		filepath.Join(dir, "out.json"):            "open " + filepath.Join(dir, "out.json") + ": is a directory",
+		filepath.Join(dir, "missing", "out.json"): "open " + filepath.Join(dir, "missing", "out.json") + ": no such file or directory",
+	} {
+		if err := WriteFile(name, nop); err == nil || err.Error() != want {
+			t.Errorf("WriteFile(%s) = %v, want %q", name, err, want)
+		}
+	}
+}
