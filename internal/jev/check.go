@@ -59,7 +59,7 @@ func Check(ctx context.Context, root string, e Entry, readReplays bool) (out []d
 		return faults
 	}
 	if c.Overridden() && e.Notice != nil {
-		e.Notice(fmt.Sprintf("%s: baseline-model %s overrides the contract's baseline_model %s",
+		e.Notice(fmt.Sprintf("evalgate: %s: baseline-model %s overrides the contract's baseline_model %s",
 			e.Contract, c.BaselineModel, c.ContractBaselineModel))
 	}
 	if mp := c.ModelProblems(); len(mp) > 0 {

@@ -156,7 +156,7 @@ func TestCheckNotice(t *testing.T) {
 	var notices []string
 	got := Check(context.Background(), root, Entry{Contract: "c.json", Answers: "r.json", BaselineModel: "jev-1.12",
 		Notice: func(s string) { notices = append(notices, s) }}, true)
-	if len(notices) != 1 || notices[0] != "c.json: baseline-model jev-1.12 overrides the contract's baseline_model jev-1.13" {
+	if len(notices) != 1 || notices[0] != "evalgate: c.json: baseline-model jev-1.12 overrides the contract's baseline_model jev-1.13" {
 		t.Errorf("notices %q", notices)
 	}
 	if len(got) != 7 {
