@@ -104,8 +104,17 @@ func markAt(s string, i int) (rune, int, bool) {
 // digit follows it; a space-like mark only when exactly three digits follow
 // (a group), so that "3 4" is two numbers and "1 000" one.
 func lexNumbers(s string) []numRun {
-	var runs []numRun
+	runs, _ := lexNumbersAtMost(s, -1)
+	return runs
+}
+
+// lexNumbersAtMost is lexNumbers that stops after limit numbers (no limit when
+// limit < 0); over reports that s holds more.
+func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
 	for i := 0; i < len(s); {
+		if limit >= 0 && len(runs) > limit {
+			return runs[:limit], true
+		}
 		d, size, ok := digitAt(s, i)
 		if !ok {
 			i++
@@ -150,7 +159,10 @@ func lexNumbers(s string) []numRun {
 		}
 		runs = append(runs, numRun{text: s[start:i], norm: norm.String()})
 	}
-	return runs
+	if limit >= 0 && len(runs) > limit {
+		return runs[:limit], true
+	}
+	return runs, false
 }
 
 // value reads a number with decimal mark dec: the mark is decimal when it
@@ -213,8 +225,17 @@ func runNumbers(in *input, _ []byte) verdict {
 		syntax = in.placeholder.Syntax
 		re, _ = customPattern(in.placeholder.Patterns) // validated in pass 1
 	}
-	src := lexNumbers(maskTokens(in.source, tokenize(in.source, syntax, re)))
-	cand := lexNumbers(maskTokens(in.text, tokenize(in.text, syntax, re)))
+	var texts [2][]numRun
+	for i, t := range [2]struct{ text, where string }{{in.source, "source"}, {in.text, "candidate text"}} {
+		toks, over := tokenizeAtMost(t.text, syntax, re, MaxTokens)
+		if over {
+			return tooManyTokens("placeholders", t.where)
+		}
+		if texts[i], over = lexNumbersAtMost(maskTokens(t.text, toks), MaxTokens); over {
+			return tooManyTokens("numbers", t.where)
+		}
+	}
+	src, cand := texts[0], texts[1]
 	srcDec, tgtDec := decimalMark(in.sourceLocale), decimalMark(in.targetLocale)
 	need := map[string]int{}
 	for _, n := range src {

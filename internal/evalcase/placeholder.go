@@ -55,13 +55,31 @@ const (
 // ICU's apostrophe quoting applies at the top level only under syntax icu
 // (under auto, "'{name}'" is a quoted Python placeholder).
 func tokenize(s, syntax string, custom *regexp.Regexp) []token {
+	toks, _ := tokenizeAtMost(s, syntax, custom, -1)
+	return toks
+}
+
+// MaxTokens is the most placeholders, and the most numbers, an assertion reads
+// in one text (README "Limits"): real strings hold a handful, and a hostile
+// case with hundreds of thousands would otherwise cost memory in proportion.
+const MaxTokens = 10_000
+
+// tokenizeAtMost is tokenize that stops after limit tokens (no limit when
+// limit < 0); over reports that the text holds more.
+func tokenizeAtMost(s, syntax string, custom *regexp.Regexp, limit int) (toks []token, over bool) {
 	var spans [][]int
 	if custom != nil {
-		spans = custom.FindAllStringIndex(s, -1)
+		n := -1
+		if limit >= 0 {
+			n = limit + 1
+		}
+		spans = custom.FindAllStringIndex(s, n)
 	}
-	var toks []token
 	next := 0 // index into spans
 	for i := 0; i < len(s); {
+		if limit >= 0 && len(toks) > limit {
+			return toks[:limit], true
+		}
 		for next < len(spans) && spans[next][0] < i {
 			next++
 		}
@@ -90,7 +108,16 @@ func tokenize(s, syntax string, custom *regexp.Regexp) []token {
 		}
 		i++
 	}
-	return toks
+	if limit >= 0 && len(toks) > limit {
+		return toks[:limit], true
+	}
+	return toks, false
+}
+
+// tooManyTokens is the verdict of an assertion that did not compare a text
+// holding more than MaxTokens of what it counts: error too_large.
+func tooManyTokens(what, where string) verdict {
+	return verdict{unchecked: fmt.Sprintf("the %s holds more than 10,000 %s; evalgate compares at most 10,000", where, what)}
 }
 
 // scanAt reads a placeholder of syntax at s[i], if one starts there.
@@ -172,8 +199,14 @@ func runPlaceholders(in *input, raw []byte) verdict {
 		panic(err) // validated in pass 1
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder
-	exp := tokenize(in.source, p.Syntax, custom)
-	act := tokenize(in.text, p.Syntax, custom)
+	exp, over := tokenizeAtMost(in.source, p.Syntax, custom, MaxTokens)
+	if over {
+		return tooManyTokens("placeholders", "source")
+	}
+	act, over := tokenizeAtMost(in.text, p.Syntax, custom, MaxTokens)
+	if over {
+		return tooManyTokens("placeholders", "candidate text")
+	}
 	v := comparePlaceholders(exp, act, in.text, allowReorder)
 	if v.evidence != nil {
 		v.evidence["syntax"] = p.Syntax
