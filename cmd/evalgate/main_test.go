@@ -17,17 +17,18 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/evalgate/evalgate/internal/cli"
 )
 
 var update = flag.Bool("update", false, "update testscript golden files")
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"evalgate": func() { os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// evalgate is the whole program, hardening and orphan sweep included: see run.
+		"evalgate": func() { os.Exit(run()) },
 		// graderhelper is a real child process for command graders; see helperMain.
 		"graderhelper": func() { os.Exit(helperMain(os.Args[1:])) },
+		// hardenhelper plays the attacks on evalgate's own process; see hardenHelperMain.
+		"hardenhelper": func() { os.Exit(hardenHelperMain(os.Args[1:])) },
 	})
 }
 

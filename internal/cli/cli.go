@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -172,8 +171,8 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: kill the graders, report what finished, exit 3
+	defer stopper.stop()
 	rep, code, err := engine.Run(ctx, engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
@@ -198,7 +197,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
 		return engine.ExitInternal
 	}
-	return code
+	return stopper.exit(stderr, code)
 }
 
 // defaultFormat is github inside GitHub Actions, else text.

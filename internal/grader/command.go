@@ -2,6 +2,8 @@ package grader
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -18,15 +22,68 @@ import (
 const CommandTailSize = 64 << 10
 
 // commandDrainGrace bounds how long RunCommand keeps reading stdout and stderr after the command's process
-// group was killed. Killed members close their ends at once; only a process that left the group (setsid) can
-// hold a pipe open longer, and it is not waited for.
+// group was killed. Killed members close their ends at once; only a process that left the group (setsid) and
+// escaped the orphan sweep can hold a pipe open longer, and it is not waited for.
 const commandDrainGrace = time.Second
+
+// CommandMarkerVar names the variable RunCommand adds to every child's environment: a value unique to the
+// command within the process ("RUNID-N"), which its descendants inherit. The orphan sweep leaves an orphan
+// carrying the marker of a command still running for that command's end.
+const CommandMarkerVar = "EVALGATE_RUN"
+
+// commandRunID is the RUNID part of every marker of this process: random, so that a marker names one
+// command of one evalgate run.
+var commandRunID = func() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}()
+
+// commandSeq numbers the commands of this process, for their markers.
+var commandSeq atomic.Uint64
+
+// commandLive registers the commands running now: the pid of each leader (its process group id too) and its
+// marker. Start and deregistration hold starts for reading, the orphan sweep holds it for writing, so that
+// a sweep never meets a leader started but not yet registered, nor one reaped but still registered.
+var commandLive struct {
+	starts  sync.RWMutex
+	mu      sync.Mutex
+	leaders map[int]string
+}
+
+// commandRegister records a started leader; the caller holds commandLive.starts for reading.
+func commandRegister(pid int, marker string) {
+	commandLive.mu.Lock()
+	if commandLive.leaders == nil {
+		commandLive.leaders = map[int]string{}
+	}
+	commandLive.leaders[pid] = marker
+	commandLive.mu.Unlock()
+}
+
+// commandEnded deregisters a reaped leader whose group was killed, then sweeps the orphans.
+func commandEnded(pid int) {
+	commandLive.starts.RLock()
+	commandLive.mu.Lock()
+	delete(commandLive.leaders, pid)
+	commandLive.mu.Unlock()
+	commandLive.starts.RUnlock()
+	commandSweep(false)
+}
+
+// KillOrphans kills every child process evalgate has left besides the leaders of commands still running:
+// on Linux, the descendants of graders it inherited as a child subreaper (see [RunCommand]) that no
+// command's end has killed yet, and what they leave in turn, for a bounded time. Call it when grading is
+// over, before exit. Elsewhere it does nothing.
+func KillOrphans() {
+	commandSweep(true)
+}
 
 // Command is one grader command, ready to run.
 type Command struct {
 	Argv    []string      // after placeholder substitution; Argv[0] is looked up on PATH if it has no '/'
 	Dir     string        // working directory (absolute)
-	Env     []string      // the child's whole environment ("K=V"), already scrubbed; nil means an empty environment
+	Env     []string      // the child's environment ("K=V"), already scrubbed; RunCommand adds CommandMarkerVar
 	Stdin   []byte        // the target bytes, delivered on stdin while the command runs
 	Timeout time.Duration // > 0
 }
@@ -93,12 +150,18 @@ func substituteOne(a string, vars map[string]string) string {
 // child's process group was killed.
 //
 // No shell is involved: Argv[0] is resolved (a bare name on evalgate's own PATH, as os/exec does; a name
-// with '/' relative to Dir) and executed with Argv. On Unix the child leads a new process group; stdin is a
-// pipe fed with c.Stdin (then closed), stdout and stderr are pipes read into tail buffers of
-// CommandTailSize bytes each, so a child printing gigabytes costs no memory. When the child exits, when
-// c.Timeout elapses, or when ctx is done, the whole group gets SIGKILL, so no grandchild outlives the eval;
-// then the pipes are drained for at most one more second (a process that left the group and holds a pipe
+// with '/' relative to Dir) and executed with Argv and c.Env plus [CommandMarkerVar]. On Unix the child leads
+// a new process group; stdin is a pipe fed with c.Stdin (then closed), stdout and stderr are pipes read into
+// tail buffers of CommandTailSize bytes each, so a child printing gigabytes costs no memory. When the child
+// exits, when c.Timeout elapses, or when ctx is done, the whole group gets SIGKILL, so no grandchild outlives
+// the eval; then the pipes are drained for at most one more second (a process that escaped and holds a pipe
 // does not make RunCommand wait). On Windows only the child itself is killed.
+//
+// Descendants that left the group (setsid, a double fork) are reached on Linux when evalgate is a child
+// subreaper (proc.Harden): they become its children when their parent dies, and after each command's group
+// kill an orphan sweep kills every such inherited child, with its own process group, unless it is in
+// evalgate's own process group (evalgate's git children) or carries the marker or the process group of a
+// command still running; those wait for that command's end or [KillOrphans].
 func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 	start := time.Now()
 	res.ExitCode = -1
@@ -133,10 +196,8 @@ func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 		return res
 	}
 
-	env := c.Env
-	if env == nil {
-		env = []string{} // exec.Cmd would pass evalgate's own environment for a nil Env
-	}
+	marker := commandRunID + "-" + strconv.FormatUint(commandSeq.Add(1), 10)
+	env := append(c.Env[:len(c.Env):len(c.Env)], CommandMarkerVar+"="+marker) // never nil: see exec.Cmd.Env
 	cmd := &exec.Cmd{Path: path, Args: c.Argv, Dir: c.Dir, Env: env, SysProcAttr: commandSysProcAttr()}
 
 	// The pipes are ours (not exec.Cmd's), so that cmd.Wait returns when the process exits rather than when
@@ -176,7 +237,13 @@ func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 
-	if err := cmd.Start(); err != nil {
+	commandLive.starts.RLock()
+	err = cmd.Start()
+	if err == nil {
+		commandRegister(cmd.Process.Pid, marker)
+	}
+	commandLive.starts.RUnlock()
+	if err != nil {
 		closeAll()
 		if commandIsNotFound(err) {
 			res.NotFound = true
@@ -225,8 +292,10 @@ func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 		commandKillGroup(cmd.Process)
 		waitErr = <-waitCh
 	}
-	// The leader is gone; grandchildren in its group are not: kill them before draining their pipes.
+	// The leader is gone; grandchildren in its group are not: kill them, and the orphans that left it,
+	// before draining their pipes.
 	commandKillGroup(cmd.Process)
+	commandEnded(cmd.Process.Pid)
 	if inW != nil {
 		inW.Close() // unblocks a feed the child never read
 		<-stdinDone

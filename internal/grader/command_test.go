@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/proc"
 )
 
 // graderHelperEnv names the variable that turns the test binary into a helper program: the children of the
@@ -23,11 +25,14 @@ import (
 const graderHelperEnv = "EVALGATE_TEST_HELPER"
 
 // TestMain runs the helper program when graderHelperEnv is set, and the tests otherwise. It is the only
-// TestMain of package grader.
+// TestMain of package grader. The tests stand where evalgate stands: on Linux, a child subreaper (as
+// proc.Harden makes evalgate), so that orphaned grandchildren of the helpers become this process's
+// children and RunCommand's orphan sweep is exercised; elsewhere the call fails and changes nothing.
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(graderHelperEnv); mode != "" {
 		os.Exit(graderHelperMain(mode, os.Args[1:]))
 	}
+	proc.SetSubreaper()
 	os.Exit(m.Run())
 }
 
@@ -449,8 +454,13 @@ func TestRunCommandEnv(t *testing.T) {
 			}
 			var got []string
 			seen := map[string]bool{}
+			markers := 0
 			for _, kv := range strings.Split(strings.TrimSpace(string(r.Stdout)), "\n") {
 				seen[kv] = true
+				if strings.HasPrefix(kv, CommandMarkerVar+"="+commandRunID+"-") {
+					markers++
+					continue
+				}
 				if kv == "PLAIN=visible" || strings.HasPrefix(kv, graderHelperEnv+"=") {
 					continue
 				}
@@ -461,6 +471,9 @@ func TestRunCommandEnv(t *testing.T) {
 			}
 			if !seen["PLAIN=visible"] {
 				t.Errorf("PLAIN=visible did not reach the child: %q", r.Stdout)
+			}
+			if markers != 1 {
+				t.Errorf("the child got %d %s entries, want 1: %q", markers, CommandMarkerVar, r.Stdout)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("child credentials = %q, want %q", got, tt.want)

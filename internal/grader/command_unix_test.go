@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,6 +33,16 @@ func graderHelperPlatform(mode string, args []string) (int, bool) {
 		syscall.Kill(os.Getpid(), sig)
 		time.Sleep(time.Minute) // the signal arrives first
 		return 101, true
+	case "doublefork":
+		if len(args) != 3 {
+			return 102, true
+		}
+		return graderDoubleFork(args[0], args[1], args[2]), true
+	case "middle":
+		if len(args) != 2 {
+			return 102, true
+		}
+		return graderMiddle(args[0], args[1]), true
 	case "spawn":
 		if len(args) != 3 {
 			return 102, true
@@ -60,6 +71,55 @@ func graderHelperPlatform(mode string, args []string) (int, bool) {
 		return 0, true
 	}
 	return 0, false
+}
+
+// graderDoubleFork is the helper mode "doublefork PIDFILE ENV RELEASE": it starts a middle process that
+// starts a grandchild in a session of its own (setsid), writes the grandchild's pid to PIDFILE and exits,
+// so the grandchild is orphaned while this leader still runs; ENV=keep gives the grandchild this process's
+// environment (with RunCommand's marker), ENV=clear an environment without it. The leader then exits at
+// once (RELEASE "-") or when the file RELEASE exists.
+func graderDoubleFork(pidFile, env, release string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 103
+	}
+	mid := exec.Command(exe, pidFile, env)
+	mid.Env = append(os.Environ(), graderHelperEnv+"=middle") // the later entry wins
+	if out, err := mid.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "middle: %v: %s\n", err, out)
+		return 104
+	}
+	if release == "-" {
+		return 0
+	}
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(release); err == nil {
+			return 0
+		}
+	}
+	return 105
+}
+
+// graderMiddle is the helper mode "middle PIDFILE ENV" of graderDoubleFork.
+func graderMiddle(pidFile, env string) int {
+	exe, err := os.Executable()
+	if err != nil {
+		return 103
+	}
+	gc := exec.Command(exe, "1h")
+	gc.Env = []string{graderHelperEnv + "=sleep"}
+	if env == "keep" {
+		gc.Env = append(os.Environ(), graderHelperEnv+"=sleep")
+	}
+	gc.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := gc.Start(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 104
+	}
+	if err := os.WriteFile(pidFile, []byte(strconv.Itoa(gc.Process.Pid)), 0o644); err != nil {
+		return 105
+	}
+	return 0 // the grandchild is orphaned now
 }
 
 // graderAlive reports whether pid names a live process; a zombie (dead, not yet reaped by its new parent)
@@ -151,7 +211,11 @@ func TestRunCommandGrandchild(t *testing.T) {
 		{name: "escaped grandchild holds stdout", leader: "exit", escape: "setsid", timeout: time.Minute, grandchildOK: true},
 		{name: "timeout, escaped grandchild holds stdout", leader: "sleep", escape: "setsid", timeout: 300 * time.Millisecond, timedOut: true, grandchildOK: true},
 	}
+	// On Linux the test process is a child subreaper (TestMain), as evalgate is: the escaped grandchild
+	// becomes its orphan when the leader dies, and RunCommand's orphan sweep kills it too.
+	escapes := runtime.GOOS != "linux"
 	for _, tt := range tests {
+		tt.grandchildOK = tt.grandchildOK && escapes
 		t.Run(tt.name, func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "grandchild.pid")
 			c := graderHelper(t, "spawn", pidFile, tt.leader, tt.escape)

@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// envCredentialWords are the name fragments (upper case) that make a variable a credential
-// (PRODUCT.md section 8, "Environment"); they match in any case.
+// envCredentialWords are the name fragments (upper case) that make a variable a credential (README
+// "Security model"); they match in any case.
 var envCredentialWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL", "PRIVATE", "COOKIE"}
 
 // envRunnerFiles are the GitHub runner's command files; a child that could write them could set outputs,
@@ -46,30 +46,184 @@ func envName(kv string) string {
 	return kv
 }
 
+// envGitConfigUnit reports whether name belongs to the GIT_CONFIG unit: GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
+// GIT_CONFIG_VALUE_n (n decimal digits) and GIT_CONFIG_PARAMETERS, compared in any case. git reads them
+// together (COUNT numbers the KEY/VALUE pairs; a KEY without its VALUE, or the reverse, is a fatal error
+// in every git command), so they are removed and re-admitted together.
+func envGitConfigUnit(name string) bool {
+	up := strings.ToUpper(name)
+	if up == "GIT_CONFIG_COUNT" || up == "GIT_CONFIG_PARAMETERS" {
+		return true
+	}
+	n, ok := strings.CutPrefix(up, "GIT_CONFIG_KEY_")
+	if !ok {
+		n, ok = strings.CutPrefix(up, "GIT_CONFIG_VALUE_")
+	}
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
+}
+
+// Withheld reports whether evalgate keeps the variable out of its own environment block at start (README
+// "Security model"): every variable [ScrubEnv] removes unless commands.pass-env names it, that is the
+// never-passed ones, the credential-named ones and the GIT_CONFIG unit. Their values stay in the process's
+// memory only, where pass-env can still re-admit them.
+func Withheld(name string) bool {
+	return NeverPassed(name) || envIsCredential(name) || envGitConfigUnit(name)
+}
+
 // ScrubEnv returns the child's environment from env ("K=V" list, e.g. os.Environ()) and the values that were
 // removed (for [Redact]).
 //
-// Removed: every [NeverPassed] variable, and every variable whose name contains, in any case, TOKEN, SECRET,
+// Removed: every [NeverPassed] variable, every variable whose name contains, in any case, TOKEN, SECRET,
 // PASSWORD, PASSWD, KEY, AUTH, CREDENTIAL, PRIVATE or COOKIE unless passEnv (commands.pass-env) names it
-// exactly (case-sensitive). kept keeps env's order and entries unchanged; it is never nil, so an empty result
-// given to [Command.Env] still means an empty environment. removed holds each non-empty removed value once, in
-// env's order.
+// exactly (case-sensitive), and the whole GIT_CONFIG unit (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
+// GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS) unless passEnv names any member of it, which re-admits the
+// whole unit. kept keeps env's order and entries unchanged; it is never nil, so an empty result given to
+// [Command.Env] still means an empty environment. removed holds each non-empty removed value once, in env's
+// order; of the GIT_CONFIG unit the values of GIT_CONFIG_VALUE_n and GIT_CONFIG_PARAMETERS are listed,
+// GIT_CONFIG_PARAMETERS also value by value, and of the names in GIT_CONFIG_KEY_n and PARAMETERS only the
+// user information of a URL in them (url.https://user:token@host/.insteadOf carries a credential).
 func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) {
+	unitPassed := slices.ContainsFunc(passEnv, envGitConfigUnit)
 	kept = make([]string, 0, len(env))
+	add := func(v string) {
+		if v != "" && !slices.Contains(removed, v) {
+			removed = append(removed, v)
+		}
+	}
 	for _, kv := range env {
 		name := envName(kv)
-		drop := NeverPassed(name) || (envIsCredential(name) && !slices.Contains(passEnv, name))
+		unit := envGitConfigUnit(name)
+		var drop bool
+		if unit {
+			drop = !unitPassed
+		} else {
+			drop = NeverPassed(name) || (envIsCredential(name) && !slices.Contains(passEnv, name))
+		}
 		if !drop {
 			kept = append(kept, kv)
 			continue
 		}
-		if len(name) < len(kv) {
-			if v := kv[len(name)+1:]; v != "" && !slices.Contains(removed, v) {
-				removed = append(removed, v)
+		if len(name) == len(kv) {
+			continue
+		}
+		v := kv[len(name)+1:]
+		up := strings.ToUpper(name)
+		switch {
+		case !unit:
+			add(v)
+		case up == "GIT_CONFIG_PARAMETERS":
+			add(v)
+			for _, pv := range envGitParameterValues(v) {
+				add(pv)
+			}
+			for _, ui := range envURLUserinfo(v) {
+				add(ui)
+			}
+		case strings.HasPrefix(up, "GIT_CONFIG_VALUE_"):
+			add(v)
+			for _, ui := range envURLUserinfo(v) {
+				add(ui)
+			}
+		default: // GIT_CONFIG_KEY_n, GIT_CONFIG_COUNT
+			for _, ui := range envURLUserinfo(v) {
+				add(ui)
 			}
 		}
 	}
 	return kept, removed
+}
+
+// envGitParameterValues returns the values in a GIT_CONFIG_PARAMETERS string, which git writes as
+// space-separated shell-quoted items, each 'key'='value' (or the older 'key=value'; a key alone has no
+// value). A single quote or '!' inside a quoted word is written by closing the quotes, a backslash, the
+// character, and opening them again. A malformed string yields the values read before the fault.
+func envGitParameterValues(s string) []string {
+	var out []string
+	for {
+		s = strings.TrimLeft(s, " ")
+		if s == "" {
+			return out
+		}
+		key, rest, ok := envSingleQuoted(s)
+		if !ok {
+			return out
+		}
+		if after, isPair := strings.CutPrefix(rest, "="); isPair {
+			value, rest2, ok := envSingleQuoted(after)
+			if !ok {
+				return out
+			}
+			out = append(out, value)
+			s = rest2
+			continue
+		}
+		if _, v, found := strings.Cut(key, "="); found {
+			out = append(out, v)
+		}
+		s = rest
+	}
+}
+
+// envSingleQuoted reads one shell single-quoted word at the start of s, joining quoted parts separated by
+// git's escapes (a backslash and a single quote or '!'), and returns its text and what follows it.
+func envSingleQuoted(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", s, false
+	}
+	var b strings.Builder
+	s = s[1:]
+	for {
+		end := strings.IndexByte(s, '\'')
+		if end < 0 {
+			return "", s, false
+		}
+		b.WriteString(s[:end])
+		s = s[end+1:]
+		if len(s) >= 3 && s[0] == '\\' && (s[1] == '\'' || s[1] == '!') && s[2] == '\'' {
+			b.WriteByte(s[1])
+			s = s[3:]
+			continue
+		}
+		return b.String(), s, true
+	}
+}
+
+// envURLUserinfo returns the user information of every URL in s ("user:token" in "https://user:token@host/")
+// and the password part of it ("token").
+func envURLUserinfo(s string) []string {
+	var out []string
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			return out
+		}
+		s = s[i+3:]
+		auth := s
+		if j := strings.IndexAny(auth, "/?#' "); j >= 0 {
+			auth = auth[:j]
+		}
+		if at := strings.LastIndexByte(auth, '@'); at >= 0 {
+			out = append(out, auth[:at])
+			if _, pw, ok := strings.Cut(auth[:at], ":"); ok {
+				out = append(out, pw)
+			}
+		}
+	}
+}
+
+// GitEnv returns the environment for evalgate's own git commands from env (e.g. os.Environ()): env without
+// the never-passed and the credential-named variables, which git's local commands need not and a process
+// of the same user could read from a running git's /proc/PID/environ. The GIT_CONFIG unit is kept: it
+// carries git's own settings (safe.directory, for one) and git reads it whole. The order of env is kept.
+func GitEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		name := envName(kv)
+		if envGitConfigUnit(name) || !(NeverPassed(name) || envIsCredential(name)) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // redactMinLen is the shortest secret Redact replaces, in bytes: shorter values ("1", "true") would mask

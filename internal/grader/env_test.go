@@ -2,9 +2,13 @@ package grader
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestNeverPassed(t *testing.T) {
@@ -149,6 +153,214 @@ func BenchmarkRedact(b *testing.B) {
 		for b.Loop() {
 			if !strings.Contains(string(Redact(withSecret, secrets)), "leaked ***") {
 				b.Fatal("not redacted")
+			}
+		}
+	})
+}
+
+func TestScrubEnvGitConfigUnit(t *testing.T) {
+	env := []string{
+		"PATH=/usr/bin:/bin",
+		"GIT_CONFIG_COUNT=2",
+		"GIT_CONFIG_KEY_0=http.https://github.com/.extraheader",
+		"GIT_CONFIG_VALUE_0=AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW4=",
+		"GIT_CONFIG_KEY_1=safe.directory",
+		"GIT_CONFIG_VALUE_1=/work",
+		"GIT_CONFIG_PARAMETERS='url.https://x-access:tok-1234@github.com/.insteadOf'='https://github.com/' 'core.editor=it'\\''s'",
+		"GIT_CONFIG_GLOBAL=/dev/null", // a file name, not part of the unit
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_VALUEX=x-value-1", // not a numbered member
+		"GIT_AUTHOR_NAME=evalgate",    // AUTH: a credential name as before
+	}
+	params := "'url.https://x-access:tok-1234@github.com/.insteadOf'='https://github.com/' 'core.editor=it'\\''s'"
+	unit := env[1:7]
+	plain := []string{"PATH=/usr/bin:/bin", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_VALUEX=x-value-1"}
+	tests := []struct {
+		name        string
+		passEnv     []string
+		wantKept    []string
+		wantRemoved []string
+	}{
+		{
+			name:     "removed as one unit; VALUE_n and PARAMETERS values are redacted",
+			wantKept: plain,
+			wantRemoved: []string{"AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW4=", "/work", params,
+				"https://github.com/", "it's", "x-access:tok-1234", "tok-1234", "evalgate"},
+		},
+		{
+			name:        "naming GIT_CONFIG_COUNT re-admits the unit",
+			passEnv:     []string{"GIT_CONFIG_COUNT"},
+			wantKept:    append(append([]string{"PATH=/usr/bin:/bin"}, unit...), plain[1:]...),
+			wantRemoved: []string{"evalgate"},
+		},
+		{
+			name:        "naming any member re-admits the whole unit",
+			passEnv:     []string{"GIT_CONFIG_VALUE_0"},
+			wantKept:    append(append([]string{"PATH=/usr/bin:/bin"}, unit...), plain[1:]...),
+			wantRemoved: []string{"evalgate"},
+		},
+		{
+			name:        "and a KEY as well",
+			passEnv:     []string{"GIT_CONFIG_KEY_1", "GIT_AUTHOR_NAME"},
+			wantKept:    append(append(append([]string{"PATH=/usr/bin:/bin"}, unit...), plain[1:]...), "GIT_AUTHOR_NAME=evalgate"),
+			wantRemoved: nil,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept, removed := ScrubEnv(env, tt.passEnv)
+			if !slices.Equal(kept, tt.wantKept) {
+				t.Errorf("kept:\n got %q\nwant %q", kept, tt.wantKept)
+			}
+			if !slices.Equal(removed, tt.wantRemoved) {
+				t.Errorf("removed:\n got %q\nwant %q", removed, tt.wantRemoved)
+			}
+		})
+	}
+}
+
+func TestEnvGitConfigUnit(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"GIT_CONFIG_COUNT", true},
+		{"GIT_CONFIG_PARAMETERS", true},
+		{"GIT_CONFIG_KEY_0", true},
+		{"GIT_CONFIG_VALUE_0", true},
+		{"GIT_CONFIG_KEY_12", true},
+		{"git_config_value_3", true},
+		{"GIT_CONFIG_KEY_", false},
+		{"GIT_CONFIG_KEY_x", false},
+		{"GIT_CONFIG_VALUE_1x", false},
+		{"GIT_CONFIG", false},
+		{"GIT_CONFIG_GLOBAL", false},
+		{"GIT_CONFIG_SYSTEM", false},
+		{"GIT_CONFIG_NOSYSTEM", false},
+		{"MY_GIT_CONFIG_COUNT", false},
+	}
+	for _, tt := range tests {
+		if got := envGitConfigUnit(tt.name); got != tt.want {
+			t.Errorf("envGitConfigUnit(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestWithheld(t *testing.T) {
+	for name, want := range map[string]bool{
+		"GITHUB_TOKEN": true, "ACTIONS_RUNTIME_URL": true, "INPUT_PATHS": true, "GITHUB_OUTPUT": true,
+		"NPM_TOKEN": true, "my_api_key": true, "GIT_AUTHOR_NAME": true,
+		"GIT_CONFIG_COUNT": true, "GIT_CONFIG_VALUE_0": true, "GIT_CONFIG_PARAMETERS": true,
+		"PATH": false, "HOME": false, "GITHUB_WORKSPACE": false, "GIT_CONFIG_GLOBAL": false, "EVALGATE_RUN": false,
+	} {
+		if got := Withheld(name); got != want {
+			t.Errorf("Withheld(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestEnvGitParameterValues(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"'a.b'='v1'", []string{"v1"}},
+		{"'a.b'='v1' 'c.d'='v 2'", []string{"v1", "v 2"}},
+		{"'a.b=old style'", []string{"old style"}},
+		{"'a.b'", nil}, // a key alone: true
+		{"'a.b'='it'\\''s' 'c.d'='bang'\\!''", []string{"it's", "bang!"}},
+		{"'a.b'='unterminated", nil},
+		{"'a.b'='v1' junk", []string{"v1"}},
+	}
+	for _, tt := range tests {
+		if got := envGitParameterValues(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("envGitParameterValues(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEnvURLUserinfo(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"https://github.com/", nil},
+		{"url.https://x-access-token:ghs_abc@github.com/.insteadOf", []string{"x-access-token:ghs_abc", "ghs_abc"}},
+		{"https://tok@host/a https://u:p@h", []string{"tok", "u:p", "p"}},
+		{"'url.https://a:b@h/.insteadof'='https://h/'", []string{"a:b", "b"}},
+		{"no url here", nil},
+	}
+	for _, tt := range tests {
+		if got := envURLUserinfo(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("envURLUserinfo(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestGitEnv(t *testing.T) {
+	env := []string{
+		"PATH=/usr/bin", "HOME=/home/u", "GITHUB_TOKEN=ghs_x", "NPM_TOKEN=n", "INPUT_X=1",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", "GIT_DIR=/r/.git",
+		"SSH_AUTH_SOCK=/tmp/agent",
+	}
+	want := []string{"PATH=/usr/bin", "HOME=/home/u", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory",
+		"GIT_CONFIG_VALUE_0=*", "GIT_DIR=/r/.git"}
+	if got := GitEnv(env); !slices.Equal(got, want) {
+		t.Errorf("GitEnv:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestScrubEnvGitConfigChild runs a real git under the scrubbed environment: before the unit rule,
+// GIT_CONFIG_KEY_0 was removed (KEY) while GIT_CONFIG_COUNT and GIT_CONFIG_VALUE_0 passed, so the credential
+// in the value reached the child and every git in it died with "missing config key".
+func TestScrubEnvGitConfigChild(t *testing.T) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatalf("git is required (.ci/run installs it): %v", err)
+	}
+	const secret = "AUTHORIZATION: basic c2VjcmV0LXZhbHVlLTQy"
+	const paramSecret = "https://x-access:param-secret-77@example.invalid/"
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + t.TempDir(),
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_CONFIG_GLOBAL=" + os.DevNull,
+		"GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=http.extraheader",
+		"GIT_CONFIG_VALUE_0=" + secret,
+		"GIT_CONFIG_PARAMETERS='url." + paramSecret + ".insteadof'='https://example.invalid/'",
+	}
+	gitConfig := func(t *testing.T, passEnv []string, key string) (CommandResult, []string) {
+		kept, removed := ScrubEnv(env, passEnv)
+		r := graderRun(t, context.Background(), Command{
+			Argv: []string{gitPath, "config", "--get", key}, Dir: t.TempDir(), Env: kept, Timeout: time.Minute,
+		})
+		return r, removed
+	}
+	t.Run("removed", func(t *testing.T) {
+		r, removed := gitConfig(t, nil, "http.extraheader")
+		// Exit 1: the key is not set. 128 with "fatal: missing config key" was the half-removed unit.
+		if !r.Exited || r.ExitCode != 1 || len(r.Stdout) != 0 || len(r.Stderr) != 0 {
+			t.Errorf("git config --get: %s stdout=%q", graderDescribe(r), r.Stdout)
+		}
+		if !slices.Contains(removed, secret) || !slices.Contains(removed, "https://example.invalid/") {
+			t.Errorf("removed values %q lack GIT_CONFIG_VALUE_0's and GIT_CONFIG_PARAMETERS' values", removed)
+		}
+		leak := []byte("header: " + secret + " param: " + paramSecret)
+		if got := string(Redact(leak, removed)); strings.Contains(got, secret) || strings.Contains(got, "param-secret-77") {
+			t.Errorf("Redact left the value: %q", got)
+		}
+	})
+	t.Run("re-admitted", func(t *testing.T) {
+		for _, pass := range []string{"GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_PARAMETERS"} {
+			r, _ := gitConfig(t, []string{pass}, "http.extraheader")
+			if !r.Exited || r.ExitCode != 0 || strings.TrimSpace(string(r.Stdout)) != secret {
+				t.Errorf("pass-env %s: git config --get: %s stdout=%q", pass, graderDescribe(r), r.Stdout)
+			}
+			r, _ = gitConfig(t, []string{pass}, "url."+paramSecret+".insteadof")
+			if !r.Exited || r.ExitCode != 0 || strings.TrimSpace(string(r.Stdout)) != "https://example.invalid/" {
+				t.Errorf("pass-env %s: git config --get from GIT_CONFIG_PARAMETERS: %s stdout=%q", pass, graderDescribe(r), r.Stdout)
 			}
 		}
 	})
