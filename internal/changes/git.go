@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/grader"
 )
 
 // git runs the git executable in one repository. Every call passes
@@ -60,7 +62,7 @@ func (g *git) run(ctx context.Context, args ...string) ([]byte, error) {
 	// A later duplicate wins in exec, so these override the environment.
 	// GIT_TERMINAL_PROMPT=0: a partial clone's lazy fetch must fail, not
 	// wait for a password on a CI runner.
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

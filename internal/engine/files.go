@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/evalgate/evalgate/internal/grader"
 )
 
 // FindRoot returns the repository root: the nearest ancestor of dir (dir
@@ -50,7 +52,7 @@ func gitListFiles(ctx context.Context, root string) ([]string, error) {
 	}
 	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false",
 		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--")
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

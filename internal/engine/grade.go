@@ -272,6 +272,10 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 		Stdin:   t.bytes,
 		Timeout: timeout,
 	})
+	if cr.Err != nil && ctx.Err() != nil {
+		// The run was stopped (SIGINT, SIGTERM, SIGHUP): no verdict, and the reason.
+		return []diag.Result{with(base, diag.Error, "internal_error", "not finished: "+context.Cause(ctx).Error())}
+	}
 	return []diag.Result{r.commandResult(base, ev, argv, cr, timeout)}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -368,7 +369,7 @@ func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
 	}
 	args = append(args, "--")
 	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
 	out, err := cmd.Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 {
