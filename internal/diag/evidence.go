@@ -2,6 +2,7 @@ package diag
 
 import (
 	"encoding/json"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -179,14 +180,14 @@ func (b *bounder) str(s string) string {
 // so that a clash of cut keys keeps the first.
 func (b *bounder) object(m map[string]any) map[string]any {
 	out := make(map[string]any, len(m))
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		key := b.str(k)
 		if _, dup := out[key]; dup {
 			continue
 		}
 		out[key] = b.value(m[k])
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if n := listLen(m[k]); n > MaxEvidenceItems {
 			total := b.str(k) + TotalSuffix
 			if t, ok := out[total].(int); !ok || t < n {
@@ -219,15 +220,6 @@ func cutString(s string, n int) string {
 		i--
 	}
 	return s[:i] + ellipsis
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // fitObject returns a copy of m (already within the per-list and per-string
