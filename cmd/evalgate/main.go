@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/evalgate/evalgate/internal/cli"
+	"github.com/evalgate/evalgate/internal/envpolicy"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/proc"
 )
@@ -18,7 +19,7 @@ func main() {
 // run is the whole program: harden the process before any child can exist (README "Security model"), run
 // the command line, then kill whatever graders left behind.
 func run() int {
-	herr := proc.Harden(grader.Withheld)
+	herr := proc.Harden(envpolicy.Withheld)
 	if os.Getenv("GOGC") == "" {
 		// A short-lived run with a small live heap: collecting a quarter as
 		// often saves about 30% of validate's time for a few MB more.

@@ -10,8 +10,9 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/envpolicy"
 	"github.com/evalgate/evalgate/internal/frontmatter"
-	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // toolKey is the pattern of a `tools` key: the tool:* branch of
@@ -341,7 +342,7 @@ func (p *parser) tools(n *frontmatter.Node) {
 		switch {
 		case !toolKey.MatchString(kv.Key):
 			p.k.Fault(kv.KeyPos, "invalid_value", "tools: the name %s must be tool:NAME with NAME kebab-case", docmeta.Quote(kv.Key))
-		case grader.LookupBuiltin(kv.Key) != nil:
+		case tooldef.Lookup(kv.Key) != nil:
 			p.k.Fault(kv.KeyPos, "invalid_value", "tools: %s is a built-in grader; give the integration another name", kv.Key)
 		}
 		t := Tool{Name: kv.Key, Pos: kv.KeyPos}
@@ -395,7 +396,7 @@ func (p *parser) commands(kv *frontmatter.Entry) {
 				case !ok:
 				case strings.ContainsAny(name, "=\x00"):
 					p.k.Fault(at, "invalid_value", "%s[%d] must be a variable name, got %s", w, i, docmeta.Quote(name))
-				case grader.NeverPassed(name):
+				case envpolicy.NeverPassed(name):
 					p.k.Fault(at, "invalid_value", "%s[%d]: %s is never passed to commands (GITHUB_TOKEN, ACTIONS_*, INPUT_* and the runner files are not), so it cannot be listed", w, i, docmeta.Quote(name))
 				default:
 					c.PassEnv = append(c.PassEnv, name)

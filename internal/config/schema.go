@@ -4,12 +4,12 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/docmeta"
-	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 type obj = map[string]any
 
-// neverPassed lists the variables grader.NeverPassed refuses, as one
+// neverPassed lists the variables envpolicy.NeverPassed refuses, as one
 // pattern; JSON Schema patterns have no case-insensitive flag, so each
 // letter is a class ([gG]).
 const neverPassed = `^(GITHUB_TOKEN|ACTIONS_.*|INPUT_.*|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STEP_SUMMARY|GITHUB_STATE)$`
@@ -50,7 +50,7 @@ func ConfigJSONSchema() []byte {
 		"type":        "string", "minLength": 1, "not": outside,
 	}
 	var builtins []string
-	for _, t := range grader.Builtins {
+	for _, t := range tooldef.Builtins {
 		builtins = append(builtins, t.Name)
 	}
 	s := obj{

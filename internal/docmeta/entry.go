@@ -8,7 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
-	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // Keys of an inline eval (spec-origins §2.2 inlineEval), in documentation
@@ -503,7 +503,7 @@ func (c *checker) checkOptions(ev *Eval, opts *frontmatter.Node, path string, at
 	if !strings.HasPrefix(ev.Grader, "tool:") {
 		return true
 	}
-	tool := grader.LookupBuiltin(ev.Grader)
+	tool := tooldef.Lookup(ev.Grader)
 	if tool == nil || tool.CheckOptions == nil {
 		return true
 	}

@@ -210,12 +210,14 @@ func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, e
 			res.Severity = sev
 		}
 		switch {
-		case t.kind == docmeta.TargetFrontmatter && tool.Name != "tool:frontmatter-schema":
+		case t.kind == docmeta.TargetFrontmatter && !tool.Frontmatter:
 			// Lines of the re-serialised frontmatter are nobody's lines:
 			// point at the eval entry.
 		case f.Pos.Known():
 			res.Pos = f.Pos
-			if tool.Name != "tool:frontmatter-schema" || t.kind == docmeta.TargetFile {
+			// A frontmatter tool's findings are at keys of the page itself,
+			// unless it graded a companion.
+			if !tool.Frontmatter || t.kind == docmeta.TargetFile {
 				res.File = t.file
 			}
 		}

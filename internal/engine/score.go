@@ -9,10 +9,9 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
-	"github.com/evalgate/evalgate/internal/frontmatter"
-	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // verdict is an eval's outcome for scores and suites (PRODUCT.md §4.1): fail
@@ -133,7 +132,7 @@ func (r *run) validateTargets(pages []*pageState) {
 			fail := func(code, msg string) {
 				r.rep.Results = append(r.rep.Results, with(base, diag.Fail, code, msg))
 			}
-			if strings.HasPrefix(ev.Grader, "tool:") && grader.LookupBuiltin(ev.Grader) == nil {
+			if strings.HasPrefix(ev.Grader, "tool:") && tooldef.Lookup(ev.Grader) == nil {
 				if _, ok := r.cfg.Tools[ev.Grader]; !ok {
 					fail("unknown_tool", ev.Grader+" is neither a built-in tool nor defined under tools in the config")
 				}
@@ -141,10 +140,8 @@ func (r *run) validateTargets(pages []*pageState) {
 			if ev.Target.Kind == docmeta.TargetFile {
 				r.checkPath(fail, "target", filepath.Dir(ps.abs), ev.Target.Path)
 			}
-			if ev.Grader == "tool:frontmatter-schema" {
-				if e := ev.Options.Get("schema"); e != nil && e.Value.Kind == frontmatter.String {
-					r.checkPath(fail, "schema", r.evalDir(ps, ev), e.Value.Text)
-				}
+			for _, opt := range optionPaths(ev) {
+				r.checkPath(fail, opt.name, r.evalDir(ps, ev), opt.path)
 			}
 		}
 	}

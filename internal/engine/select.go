@@ -16,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // selection is what a run checks.
@@ -258,7 +259,7 @@ func (r *run) configNeedles(touched map[string]bool) []string {
 	var needles []string
 	refers := func(ev *docmeta.Eval) bool {
 		for _, p := range optionPaths(ev) {
-			if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p))); ok && touched[rel] {
+			if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p.path))); ok && touched[rel] {
 				return true
 			}
 		}
@@ -289,16 +290,24 @@ func anyBase(set map[string]bool, base string) bool {
 	return false
 }
 
-// optionPaths lists the paths inside an eval's options that name files:
-// tool:frontmatter-schema's schema.
-func optionPaths(ev *docmeta.Eval) []string {
-	if ev.Grader != "tool:frontmatter-schema" {
+// optionPath is a file an eval's options name: the option and its value.
+type optionPath struct{ name, path string }
+
+// optionPaths lists the options of an eval that name files (a built-in
+// tool's PathOptions, such as tool:frontmatter-schema's schema) with their
+// values.
+func optionPaths(ev *docmeta.Eval) []optionPath {
+	tool := tooldef.Lookup(ev.Grader)
+	if tool == nil {
 		return nil
 	}
-	if e := ev.Options.Get("schema"); e != nil && e.Value.Kind == frontmatter.String {
-		return []string{e.Value.Text}
+	var out []optionPath
+	for _, name := range tool.PathOptions {
+		if e := ev.Options.Get(name); e != nil && e.Value.Kind == frontmatter.String {
+			out = append(out, optionPath{name, e.Value.Text})
+		}
 	}
-	return nil
+	return out
 }
 
 // fileRefs lists the repository-relative files a page's evals read besides
@@ -323,7 +332,7 @@ func (r *run) fileRefs(page string, p *docmeta.Page) []string {
 			optDir = r.cfg.Dir
 		}
 		for _, o := range optionPaths(ev) {
-			add(optDir, o)
+			add(optDir, o.path)
 		}
 	}
 	return refs

@@ -5,31 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
-// Tool is a built-in deterministic grader (PRODUCT.md section 9). Tools are values of the one registry
-// [Builtins]; nothing registers itself.
+// Tool is a built-in deterministic grader: its definition (package tooldef) and how it runs. Tools are
+// values of the one registry [Builtins]; nothing registers itself.
 type Tool struct {
-	Name  string // "tool:links", ...
-	Title string // one line, no trailing period
-	// Doc says what the tool checks, its options and its codes; it feeds README and `--help`.
-	Doc string
-	// Codes are the finding codes Run can produce, each registered in diag.Codes (group "builtin").
-	Codes []string
-	// Markdown reports that Run parses the target with goldmark; the engine parses pages only for evals that
-	// need it (PRODUCT.md section 9).
-	Markdown bool
-	// CheckOptions validates an eval's options (a Map node; nil means none). An unknown option is
-	// unknown_key at its key; an ill-typed value wrong_type at the value; a bad value (an invalid RE2
-	// pattern, a negative limit, an empty list) invalid_value at the value; a missing required option
-	// missing_field at opts.Pos, which is the zero Pos when opts is nil or has no position: the caller then
-	// uses the eval entry's position.
-	CheckOptions func(opts *frontmatter.Node) []diag.Problem
+	*tooldef.Tool
 	// Run grades one target. It returns findings (each one a fail result) and an error only when the tool
 	// reached no verdict; see [ErrOutsideRepo] and [ErrUnreadable]. Options must have passed CheckOptions.
 	Run func(ctx context.Context, in *ToolInput) ([]Finding, error)
@@ -228,179 +214,6 @@ func builtinSortFindings(fs []Finding) {
 		}
 		return a.Key < b.Key
 	})
-}
-
-// Option checking. Tools describe their options with builtinOpt and check them with builtinCheckOpts; the
-// typed getters read options that passed the check.
-
-type builtinOptKind int
-
-const (
-	builtinOptString  builtinOptKind = iota // a string
-	builtinOptBool                          // a boolean
-	builtinOptCount                         // an integer >= 0 (3.0 and 1e3 are integers: PRODUCT.md section 10)
-	builtinOptStrings                       // a non-empty list of non-blank strings
-)
-
-type builtinOpt struct {
-	name string
-	kind builtinOptKind
-}
-
-// builtinCheckOpts checks that opts is a mapping whose keys are among allowed and whose values have their
-// kinds. It returns the problems and the entries by name, for the tool's own cross-option rules.
-func builtinCheckOpts(tool string, opts *frontmatter.Node, allowed ...builtinOpt) ([]diag.Problem, map[string]*frontmatter.Entry) {
-	if opts == nil || opts.Kind == frontmatter.Null {
-		return nil, nil
-	}
-	if opts.Kind != frontmatter.Map {
-		return []diag.Problem{{Pos: opts.Pos, Code: "wrong_type",
-			Message: fmt.Sprintf("%s: options must be a mapping, not a %s", tool, opts.TypeName())}}, nil
-	}
-	var probs []diag.Problem
-	found := map[string]*frontmatter.Entry{}
-	for i := range opts.Entries {
-		e := &opts.Entries[i]
-		var spec *builtinOpt
-		for j := range allowed {
-			if allowed[j].name == e.Key {
-				spec = &allowed[j]
-			}
-		}
-		if spec == nil {
-			probs = append(probs, diag.Problem{Pos: e.KeyPos, Code: "unknown_key",
-				Message: fmt.Sprintf("%s: unknown option %q%s", tool, e.Key, builtinOptHint(allowed))})
-			continue
-		}
-		found[e.Key] = e
-		probs = append(probs, builtinCheckOptValue(tool, e, spec.kind)...)
-	}
-	return probs, found
-}
-
-func builtinOptHint(allowed []builtinOpt) string {
-	if len(allowed) == 0 {
-		return " (it takes no options)"
-	}
-	names := make([]string, len(allowed))
-	for i, o := range allowed {
-		names[i] = o.name
-	}
-	return " (options: " + strings.Join(names, ", ") + ")"
-}
-
-func builtinCheckOptValue(tool string, e *frontmatter.Entry, kind builtinOptKind) []diag.Problem {
-	v := e.Value
-	if v == nil {
-		v = &frontmatter.Node{Kind: frontmatter.Null, Pos: e.KeyPos}
-	}
-	wrong := func(want string) []diag.Problem {
-		return []diag.Problem{{Pos: v.Pos, Code: "wrong_type",
-			Message: fmt.Sprintf("%s: option %q must be %s, not %s", tool, e.Key, want, builtinArticle(v.TypeName()))}}
-	}
-	switch kind {
-	case builtinOptString:
-		if v.Kind != frontmatter.String {
-			return wrong("a string")
-		}
-	case builtinOptBool:
-		if v.Kind != frontmatter.Bool {
-			return wrong("a boolean")
-		}
-	case builtinOptCount:
-		if v.Kind != frontmatter.Number {
-			return wrong("an integer")
-		}
-		if !v.IsFinite() {
-			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
-				Message: fmt.Sprintf("%s: option %q must be a finite integer, not %s", tool, e.Key, v.Text)}}
-		}
-		if !v.IsInt() {
-			return wrong("an integer")
-		}
-		if v.Num < 0 {
-			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
-				Message: fmt.Sprintf("%s: option %q must be 0 or more, not %s", tool, e.Key, v.Text)}}
-		}
-	case builtinOptStrings:
-		if v.Kind != frontmatter.List {
-			return wrong("a list of strings")
-		}
-		if len(v.Items) == 0 {
-			return []diag.Problem{{Pos: v.Pos, Code: "invalid_value",
-				Message: fmt.Sprintf("%s: option %q must list at least one string", tool, e.Key)}}
-		}
-		var probs []diag.Problem
-		for _, it := range v.Items {
-			switch {
-			case it.Kind != frontmatter.String:
-				probs = append(probs, diag.Problem{Pos: it.Pos, Code: "wrong_type",
-					Message: fmt.Sprintf("%s: items of %q must be strings, not %s", tool, e.Key, builtinArticle(it.TypeName()))})
-			case strings.TrimSpace(it.Text) == "":
-				probs = append(probs, diag.Problem{Pos: it.Pos, Code: "invalid_value",
-					Message: fmt.Sprintf("%s: items of %q must not be empty", tool, e.Key)})
-			}
-		}
-		return probs
-	}
-	return nil
-}
-
-func builtinArticle(typeName string) string {
-	switch typeName {
-	case "integer":
-		return "an integer"
-	case "null", "nothing":
-		return typeName
-	}
-	return "a " + typeName
-}
-
-// builtinOptStr returns option name's string value and whether it is set.
-func builtinOptStr(opts *frontmatter.Node, name string) (string, bool) {
-	e := opts.Get(name)
-	if e == nil || e.Value == nil || e.Value.Kind != frontmatter.String {
-		return "", false
-	}
-	return e.Value.Text, true
-}
-
-func builtinOptBoolValue(opts *frontmatter.Node, name string) bool {
-	e := opts.Get(name)
-	return e != nil && e.Value != nil && e.Value.Kind == frontmatter.Bool && e.Value.Bool
-}
-
-// builtinOptInt returns option name's integer value and whether it is set.
-func builtinOptInt(opts *frontmatter.Node, name string) (int, bool) {
-	e := opts.Get(name)
-	if e == nil || !e.Value.IsInt() {
-		return 0, false
-	}
-	return int(e.Value.Num), true
-}
-
-func builtinOptList(opts *frontmatter.Node, name string) []string {
-	e := opts.Get(name)
-	if e == nil || e.Value == nil || e.Value.Kind != frontmatter.List {
-		return nil
-	}
-	out := make([]string, 0, len(e.Value.Items))
-	for _, it := range e.Value.Items {
-		if it.Kind == frontmatter.String {
-			out = append(out, it.Text)
-		}
-	}
-	return out
-}
-
-// builtinMissing is the missing_field problem of a required option, at the options mapping (zero Pos when
-// unknown: the caller uses the eval entry's position).
-func builtinMissing(opts *frontmatter.Node, msg string) diag.Problem {
-	var pos diag.Pos
-	if opts != nil {
-		pos = opts.Pos
-	}
-	return diag.Problem{Pos: pos, Code: "missing_field", Message: msg}
 }
 
 // builtinTruncate shortens s to at most n code points, marking the cut with "…".

@@ -4,26 +4,12 @@ import (
 	"bytes"
 	"context"
 
-	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/tooldef"
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinCodeFences = &Tool{
-	Name:  "tool:code-fences",
-	Title: "Every fenced code block names a language",
-	Doc: "Every fenced code block (``` or ~~~) must name a language: the first word of its info string is\n" +
-		"not empty. Indented code blocks have no info string and are not checked.\n\n" +
-		"Options: none.\n" +
-		"Codes: fence_without_language, at the opening fence's line.",
-	Codes:    []string{"fence_without_language"},
-	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := builtinCheckOpts("tool:code-fences", opts)
-		return probs
-	},
-	Run: builtinRunCodeFences,
-}
+var builtinCodeFences = &Tool{Tool: tooldef.CodeFences,
+	Run: builtinRunCodeFences}
 
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	doc := builtinParse(in.Target)

@@ -5,30 +5,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/tooldef"
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinHeadings = &Tool{
-	Name:  "tool:headings",
-	Title: "Required headings are present and heading levels are not skipped",
-	Doc: `Every heading listed in required must be present at any level, compared exactly with the heading's
-trimmed text: its text as rendered (emphasis and code markers removed) or its Markdown source. A heading more
-than one level below the previous heading (## then ####) is a skipped level; the first heading may have any
-level, and going up any number of levels is fine.
-
-Options: required (a list of non-empty strings; optional: without it only levels are checked).
-Codes: missing_heading (no position: the result points at the eval entry), skipped_level (at the heading's
-line).`,
-	Codes:    []string{"missing_heading", "skipped_level"},
-	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := builtinCheckOpts("tool:headings", opts, builtinOpt{"required", builtinOptStrings})
-		return probs
-	},
-	Run: builtinRunHeadings,
-}
+var builtinHeadings = &Tool{Tool: tooldef.Headings,
+	Run: builtinRunHeadings}
 
 func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	doc := builtinParse(in.Target)
@@ -56,7 +38,7 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		prev = h.Level
 		return ast.WalkSkipChildren, nil
 	})
-	for _, want := range builtinOptList(in.Options, "required") {
+	for _, want := range tooldef.OptList(in.Options, "required") {
 		if !present[strings.TrimSpace(want)] {
 			out.add(Finding{
 				Code:     "missing_heading",

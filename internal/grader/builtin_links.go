@@ -9,40 +9,13 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/tooldef"
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinLinks = &Tool{
-	Name:  "tool:links",
-	Title: "Relative links and images resolve to files, and their #anchors to headings or ids",
-	Doc: `Every relative link and image of the target (inline, reference-style and in GFM tables) must resolve
-to an existing file or directory, and a #anchor must name a heading or an HTML id/name of this page (for a
-link that is only "#anchor") or of the linked Markdown page (.md, .markdown, .mdown, .mkd, .mkdn, .mdwn).
-Links with a scheme (https:, mailto:, ...) or starting with // and autolinks are not checked; nor are anchors
-into files that are not Markdown, into directories, or "#top" (the top of any page).
-
-A link is read as GitHub reads it: backslash escapes and character references resolved, percent-decoded, its
-?query dropped; a link starting with / is resolved from the repository root, any other from the file's own
-directory. File names compare case-sensitively on every file system: "guide.md" does not find "Guide.md". A
-link that leaves the repository after cleaning and following symlinks is broken. Headings give anchors by
-GitHub's slug rule: lowercase; keep letters, digits, spaces, "-" and "_" (and combining marks); spaces
-become "-"; a repeated slug gets "-1", "-2", ... Explicit id="..." and name="..." attributes of HTML in the
-page are anchors as written (case-sensitive).
-
-Options: none.
-Codes: broken_link (no such file, or leaves the repository), missing_anchor; each at the link's line and
-column in the file.`,
-	Codes:    []string{"broken_link", "missing_anchor"},
-	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := builtinCheckOpts("tool:links", opts)
-		return probs
-	},
-	Run: builtinRunLinks,
-}
+var builtinLinks = &Tool{Tool: tooldef.Links,
+	Run: builtinRunLinks}
 
 // builtinScheme matches a URL scheme (RFC 3986 section 3.1) at the start of a link.
 var builtinScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)

@@ -13,49 +13,20 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/tooldef"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
 
-var builtinFrontmatterSchema = &Tool{
-	Name:  "tool:frontmatter-schema",
-	Title: "The frontmatter satisfies a JSON Schema",
-	Doc: `Validates the page's frontmatter, or a companion file (target {source: file}, read as YAML or JSON),
-against the JSON Schema file named by schema, with github.com/santhosh-tekuri/jsonschema/v6. The schema is a
-JSON or YAML file (.yaml, .yml) whose path is relative to the directory of the eval's definition (the page's,
-or the config file's) and stays inside the repository. Drafts 4 to 2020-12 are supported ($schema); without
-$schema the schema is read as draft 2020-12, and format is an annotation, not an assertion, as that draft
-says. $ref is resolved offline: a reference to a file inside the repository is loaded; every other URL
-(http:, https:, a file outside the repository) is refused, and the eval errors (target_outside_repo). The
-meta-schemas of the drafts are built in.
-
-Each failed leaf keyword is one finding, at the offending key: a property's key, a list item's first
-character; required and dependentRequired point at the object missing the property (its key, or the first
-key of the frontmatter); additionalProperties and propertyNames point at each offending key.
-
-Options: schema (a path, required).
-Codes: schema_violation. A missing, unparseable or invalid schema, or an unparseable companion, is an error
-(target_unreadable); a schema path or $ref leaving the repository is an error (target_outside_repo).`,
-	Codes: []string{"schema_violation"},
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, found := builtinCheckOpts("tool:frontmatter-schema", opts, builtinOpt{"schema", builtinOptString})
-		if e := found["schema"]; e == nil {
-			probs = append(probs, builtinMissing(opts, "tool:frontmatter-schema: give option schema, the path of a JSON Schema file"))
-		} else if e.Value != nil && e.Value.Kind == frontmatter.String && strings.TrimSpace(e.Value.Text) == "" {
-			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
-				Message: "tool:frontmatter-schema: option \"schema\" must not be empty"})
-		}
-		return probs
-	},
-	Run: builtinRunSchema,
-}
+var builtinFrontmatterSchema = &Tool{Tool: tooldef.FrontmatterSchema,
+	Run: builtinRunSchema}
 
 func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	const name = "tool:frontmatter-schema"
 	pages := builtinPages(in)
-	rel, _ := builtinOptStr(in.Options, "schema")
+	rel, _ := tooldef.OptString(in.Options, "schema")
 	if rel == "" {
 		return nil, fmt.Errorf("%s: option schema is missing", name)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/tooldef"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -141,3 +142,16 @@ func builtinTestSymlink(t testing.TB, target, p string) {
 
 // cmpIgnoreMessage compares findings without their messages.
 var cmpIgnoreMessage = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Message" }, cmp.Ignore())
+
+// TestBuiltinsMatchDefinitions: every definition of package tooldef runs here, in the same order, and
+// nothing runs without a definition.
+func TestBuiltinsMatchDefinitions(t *testing.T) {
+	if len(Builtins) != len(tooldef.Builtins) {
+		t.Fatalf("%d runners for %d definitions", len(Builtins), len(tooldef.Builtins))
+	}
+	for i, def := range tooldef.Builtins {
+		if Builtins[i].Tool != def || Builtins[i].Run == nil {
+			t.Errorf("runner %d is %s, want %s with a Run", i, Builtins[i].Name, def.Name)
+		}
+	}
+}

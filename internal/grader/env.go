@@ -4,76 +4,14 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/envpolicy"
 )
-
-// envCredentialWords are the name fragments (upper case) that make a variable a credential (README
-// "Security model"); they match in any case.
-var envCredentialWords = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL", "PRIVATE", "COOKIE"}
-
-// envRunnerFiles are the GitHub runner's command files; a child that could write them could set outputs,
-// environment variables and PATH for later steps.
-var envRunnerFiles = []string{"GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"}
-
-// NeverPassed reports whether the variable name is never passed to a command, even when commands.pass-env
-// lists it: GITHUB_TOKEN, ACTIONS_*, INPUT_* and the runner files GITHUB_OUTPUT, GITHUB_ENV, GITHUB_PATH,
-// GITHUB_STEP_SUMMARY, GITHUB_STATE. Names are compared in any case (Windows names are case-insensitive).
-// Naming such a variable in commands.pass-env is a config error; the config package reports it.
-func NeverPassed(name string) bool {
-	up := strings.ToUpper(name)
-	if up == "GITHUB_TOKEN" || strings.HasPrefix(up, "ACTIONS_") || strings.HasPrefix(up, "INPUT_") {
-		return true
-	}
-	return slices.Contains(envRunnerFiles, up)
-}
-
-// envIsCredential reports whether name contains, in any case, one of the credential words.
-func envIsCredential(name string) bool {
-	up := strings.ToUpper(name)
-	for _, w := range envCredentialWords {
-		if strings.Contains(up, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// envName returns the name of a "K=V" entry: the text before the first '=' after the first byte (Windows
-// keeps per-drive directories in entries such as "=C:=C:\dir"). An entry without '=' is all name.
-func envName(kv string) string {
-	if i := strings.IndexByte(kv[min(1, len(kv)):], '='); i >= 0 {
-		return kv[:i+min(1, len(kv))]
-	}
-	return kv
-}
-
-// envGitConfigUnit reports whether name belongs to the GIT_CONFIG unit: GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
-// GIT_CONFIG_VALUE_n (n decimal digits) and GIT_CONFIG_PARAMETERS, compared in any case. git reads them
-// together (COUNT numbers the KEY/VALUE pairs; a KEY without its VALUE, or the reverse, is a fatal error
-// in every git command), so they are removed and re-admitted together.
-func envGitConfigUnit(name string) bool {
-	up := strings.ToUpper(name)
-	if up == "GIT_CONFIG_COUNT" || up == "GIT_CONFIG_PARAMETERS" {
-		return true
-	}
-	n, ok := strings.CutPrefix(up, "GIT_CONFIG_KEY_")
-	if !ok {
-		n, ok = strings.CutPrefix(up, "GIT_CONFIG_VALUE_")
-	}
-	return ok && n != "" && strings.Trim(n, "0123456789") == ""
-}
-
-// Withheld reports whether evalgate keeps the variable out of its own environment block at start (README
-// "Security model"): every variable [ScrubEnv] removes unless commands.pass-env names it, that is the
-// never-passed ones, the credential-named ones and the GIT_CONFIG unit. Their values stay in the process's
-// memory only, where pass-env can still re-admit them.
-func Withheld(name string) bool {
-	return NeverPassed(name) || envIsCredential(name) || envGitConfigUnit(name)
-}
 
 // ScrubEnv returns the child's environment from env ("K=V" list, e.g. os.Environ()) and the values that were
 // removed (for [Redact]).
 //
-// Removed: every [NeverPassed] variable, every variable whose name contains, in any case, TOKEN, SECRET,
+// Removed: every [envpolicy.NeverPassed] variable, every variable whose name contains, in any case, TOKEN, SECRET,
 // PASSWORD, PASSWD, KEY, AUTH, CREDENTIAL, PRIVATE or COOKIE unless passEnv (commands.pass-env) names it
 // exactly (case-sensitive), and the whole GIT_CONFIG unit (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n,
 // GIT_CONFIG_VALUE_n, GIT_CONFIG_PARAMETERS) unless passEnv names any member of it, which re-admits the
@@ -83,7 +21,7 @@ func Withheld(name string) bool {
 // GIT_CONFIG_PARAMETERS also value by value, and of the names in GIT_CONFIG_KEY_n and PARAMETERS only the
 // user information of a URL in them (url.https://user:token@host/.insteadOf carries a credential).
 func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) {
-	unitPassed := slices.ContainsFunc(passEnv, envGitConfigUnit)
+	unitPassed := slices.ContainsFunc(passEnv, envpolicy.GitConfigUnit)
 	kept = make([]string, 0, len(env))
 	add := func(v string) {
 		if v != "" && !slices.Contains(removed, v) {
@@ -91,13 +29,13 @@ func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) 
 		}
 	}
 	for _, kv := range env {
-		name := envName(kv)
-		unit := envGitConfigUnit(name)
+		name := envpolicy.Name(kv)
+		unit := envpolicy.GitConfigUnit(name)
 		var drop bool
 		if unit {
 			drop = !unitPassed
 		} else {
-			drop = NeverPassed(name) || (envIsCredential(name) && !slices.Contains(passEnv, name))
+			drop = envpolicy.NeverPassed(name) || (envpolicy.Credential(name) && !slices.Contains(passEnv, name))
 		}
 		if !drop {
 			kept = append(kept, kv)
@@ -218,8 +156,8 @@ func envURLUserinfo(s string) []string {
 func GitEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		name := envName(kv)
-		if envGitConfigUnit(name) || !(NeverPassed(name) || envIsCredential(name)) {
+		name := envpolicy.Name(kv)
+		if envpolicy.GitConfigUnit(name) || !(envpolicy.NeverPassed(name) || envpolicy.Credential(name)) {
 			out = append(out, kv)
 		}
 	}

@@ -1,0 +1,216 @@
+package tooldef
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
+
+var Links = &Tool{
+	Name:  "tool:links",
+	Title: "Relative links and images resolve to files, and their #anchors to headings or ids",
+	Doc: `Every relative link and image of the target (inline, reference-style and in GFM tables) must resolve
+to an existing file or directory, and a #anchor must name a heading or an HTML id/name of this page (for a
+link that is only "#anchor") or of the linked Markdown page (.md, .markdown, .mdown, .mkd, .mkdn, .mdwn).
+Links with a scheme (https:, mailto:, ...) or starting with // and autolinks are not checked; nor are anchors
+into files that are not Markdown, into directories, or "#top" (the top of any page).
+
+A link is read as GitHub reads it: backslash escapes and character references resolved, percent-decoded, its
+?query dropped; a link starting with / is resolved from the repository root, any other from the file's own
+directory. File names compare case-sensitively on every file system: "guide.md" does not find "Guide.md". A
+link that leaves the repository after cleaning and following symlinks is broken. Headings give anchors by
+GitHub's slug rule: lowercase; keep letters, digits, spaces, "-" and "_" (and combining marks); spaces
+become "-"; a repeated slug gets "-1", "-2", ... Explicit id="..." and name="..." attributes of HTML in the
+page are anchors as written (case-sensitive).
+
+Options: none.
+Codes: broken_link (no such file, or leaves the repository), missing_anchor; each at the link's line and
+column in the file.`,
+	Codes:    []string{"broken_link", "missing_anchor"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := checkOpts("tool:links", opts)
+		return probs
+	},
+}
+
+var Headings = &Tool{
+	Name:  "tool:headings",
+	Title: "Required headings are present and heading levels are not skipped",
+	Doc: `Every heading listed in required must be present at any level, compared exactly with the heading's
+trimmed text: its text as rendered (emphasis and code markers removed) or its Markdown source. A heading more
+than one level below the previous heading (## then ####) is a skipped level; the first heading may have any
+level, and going up any number of levels is fine.
+
+Options: required (a list of non-empty strings; optional: without it only levels are checked).
+Codes: missing_heading (no position: the result points at the eval entry), skipped_level (at the heading's
+line).`,
+	Codes:    []string{"missing_heading", "skipped_level"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := checkOpts("tool:headings", opts, opt{"required", optStrings})
+		return probs
+	},
+}
+
+var Contains = &Tool{
+	Name:  "tool:contains",
+	Title: "The target contains a text or matches a pattern",
+	Doc: `The target must contain text (a literal string) or match pattern (RE2 syntax, Go's regexp: no
+lookaround or backreferences; use (?m) for ^ and $ at line ends, (?s) for . across lines). Exactly one of
+text and pattern is required; ignore-case: true compares without case. Empty matches do not count.
+
+Options: text (string) or pattern (string), ignore-case (boolean, default false).
+Codes: text_missing (no position: the result points at the eval entry).`,
+	Codes: []string{"text_missing"},
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		return checkTextOpts("tool:contains", opts)
+	},
+}
+
+var Absent = &Tool{
+	Name:  "tool:absent",
+	Title: "The target does not contain a text or match a pattern",
+	Doc: `The target must not contain text (a literal string) nor match pattern (RE2 syntax, as for
+tool:contains). Exactly one of text and pattern is required; ignore-case: true compares without case. Every
+non-empty, non-overlapping match is one finding.
+
+Options: text (string) or pattern (string), ignore-case (boolean, default false).
+Codes: text_present, at each match's line and column.`,
+	Codes: []string{"text_present"},
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		return checkTextOpts("tool:absent", opts)
+	},
+}
+
+var Length = &Tool{
+	Name:  "tool:length",
+	Title: "The target's length is within limits",
+	Doc: `Measures the target's Markdown source as written (markup included): max-chars counts Unicode code
+points; min-words and max-words count words, the Unicode word segments (UAX #29) that hold a letter or a
+digit, so punctuation and spaces are not words. At least one option is required; min-words may not exceed
+max-words.
+
+Options: max-chars, min-words, max-words (integers, 0 or more).
+Codes: too_long, too_short, with evidence {actual, limit, option}; no position: the result points at the
+eval entry.`,
+	Codes: []string{"too_long", "too_short"},
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, found := checkOpts("tool:length", opts, opt{"max-chars", optCount},
+			opt{"min-words", optCount}, opt{"max-words", optCount})
+		if len(found) == 0 {
+			probs = append(probs, missing(opts, "tool:length: give max-chars, min-words or max-words"))
+		}
+		lo, hi := found["min-words"], found["max-words"]
+		if lo != nil && hi != nil && lo.Value.IsInt() && hi.Value.IsInt() && lo.Value.Num > hi.Value.Num {
+			probs = append(probs, diag.Problem{Pos: lo.Value.Pos, Code: "invalid_value",
+				Message: fmt.Sprintf("tool:length: min-words (%s) exceeds max-words (%s)", lo.Value.Text, hi.Value.Text)})
+		}
+		return probs
+	},
+}
+
+var CodeFences = &Tool{
+	Name:  "tool:code-fences",
+	Title: "Every fenced code block names a language",
+	Doc: "Every fenced code block (``` or ~~~) must name a language: the first word of its info string is\n" +
+		"not empty. Indented code blocks have no info string and are not checked.\n\n" +
+		"Options: none.\n" +
+		"Codes: fence_without_language, at the opening fence's line.",
+	Codes:    []string{"fence_without_language"},
+	Markdown: true,
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, _ := checkOpts("tool:code-fences", opts)
+		return probs
+	},
+}
+
+var FrontmatterSchema = &Tool{
+	Name:  "tool:frontmatter-schema",
+	Title: "The frontmatter satisfies a JSON Schema",
+	Doc: `Validates the page's frontmatter, or a companion file (target {source: file}, read as YAML or JSON),
+against the JSON Schema file named by schema, with github.com/santhosh-tekuri/jsonschema/v6. The schema is a
+JSON or YAML file (.yaml, .yml) whose path is relative to the directory of the eval's definition (the page's,
+or the config file's) and stays inside the repository. Drafts 4 to 2020-12 are supported ($schema); without
+$schema the schema is read as draft 2020-12, and format is an annotation, not an assertion, as that draft
+says. $ref is resolved offline: a reference to a file inside the repository is loaded; every other URL
+(http:, https:, a file outside the repository) is refused, and the eval errors (target_outside_repo). The
+meta-schemas of the drafts are built in.
+
+Each failed leaf keyword is one finding, at the offending key: a property's key, a list item's first
+character; required and dependentRequired point at the object missing the property (its key, or the first
+key of the frontmatter); additionalProperties and propertyNames point at each offending key.
+
+Options: schema (a path, required).
+Codes: schema_violation. A missing, unparseable or invalid schema, or an unparseable companion, is an error
+(target_unreadable); a schema path or $ref leaving the repository is an error (target_outside_repo).`,
+	Codes:       []string{"schema_violation"},
+	Frontmatter: true,
+	PathOptions: []string{"schema"},
+	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
+		probs, found := checkOpts("tool:frontmatter-schema", opts, opt{"schema", optString})
+		if e := found["schema"]; e == nil {
+			probs = append(probs, missing(opts, "tool:frontmatter-schema: give option schema, the path of a JSON Schema file"))
+		} else if e.Value != nil && e.Value.Kind == frontmatter.String && strings.TrimSpace(e.Value.Text) == "" {
+			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
+				Message: "tool:frontmatter-schema: option \"schema\" must not be empty"})
+		}
+		return probs
+	},
+}
+
+func checkTextOpts(tool string, opts *frontmatter.Node) []diag.Problem {
+	probs, found := checkOpts(tool, opts,
+		opt{"text", optString}, opt{"pattern", optString}, opt{"ignore-case", optBool})
+	text, pattern := found["text"], found["pattern"]
+	switch {
+	case text == nil && pattern == nil:
+		probs = append(probs, missing(opts, tool+": give option text or pattern"))
+	case text != nil && pattern != nil:
+		later := pattern
+		if text.KeyPos.Line > pattern.KeyPos.Line ||
+			(text.KeyPos.Line == pattern.KeyPos.Line && text.KeyPos.Col > pattern.KeyPos.Col) {
+			later = text
+		}
+		probs = append(probs, diag.Problem{Pos: later.KeyPos, Code: "invalid_value",
+			Message: tool + ": give text or pattern, not both"})
+	}
+	for _, e := range []*frontmatter.Entry{text, pattern} {
+		if e == nil || e.Value == nil || e.Value.Kind != frontmatter.String {
+			continue
+		}
+		if e.Value.Text == "" {
+			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
+				Message: fmt.Sprintf("%s: option %q must not be empty", tool, e.Key)})
+			continue
+		}
+		if e == pattern {
+			if _, err := regexp.Compile(e.Value.Text); err != nil {
+				probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
+					Message: fmt.Sprintf("%s: pattern is not valid RE2: %v", tool, err)})
+			}
+		}
+	}
+	return probs
+}
+
+// TextRegexp compiles the options of tool:contains or tool:absent into one regexp, and returns the
+// option that names it and its value.
+func TextRegexp(opts *frontmatter.Node) (re *regexp.Regexp, option, value string, err error) {
+	expr := ""
+	if t, ok := OptString(opts, "text"); ok {
+		option, value, expr = "text", t, regexp.QuoteMeta(t)
+	} else if p, ok := OptString(opts, "pattern"); ok {
+		option, value, expr = "pattern", p, p
+	} else {
+		return nil, "", "", fmt.Errorf("option text or pattern is missing")
+	}
+	if optBoolValue(opts, "ignore-case") {
+		expr = "(?i)" + expr
+	}
+	re, err = regexp.Compile(expr)
+	return re, option, value, err
+}
