@@ -1,8 +1,11 @@
 package frontmatter
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -50,4 +53,36 @@ func BenchmarkParseYAML(b *testing.B) {
 			b.Fatal(problems)
 		}
 	}
+}
+
+// BenchmarkParseJSON compares the positioned JSON parser with encoding/json decoding the same text into
+// map[string]any, the baseline of what a validator that knows no positions does.
+func BenchmarkParseJSON(b *testing.B) {
+	var buf strings.Builder
+	buf.WriteString(`{"version": "0.1", "cases": [`)
+	for i := range 5000 {
+		if i > 0 {
+			buf.WriteString(",\n")
+		}
+		fmt.Fprintf(&buf, `{"id": "case-%d", "question": {"kind": "choice", "labels": ["a", "b", "c\u00e9"]}, "expect": {"label": "b", "confidence": %d.25, "note": "caf\u00e9 \"q\""}}`, i, i%7)
+	}
+	buf.WriteString("]}")
+	text := []byte(buf.String())
+	b.Run("ParseJSON", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			if _, probs := ParseJSON(text, 1); len(probs) > 0 {
+				b.Fatal(probs)
+			}
+		}
+	})
+	b.Run("encoding-json-any", func(b *testing.B) {
+		b.SetBytes(int64(len(text)))
+		for b.Loop() {
+			var v any
+			if err := json.Unmarshal(text, &v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

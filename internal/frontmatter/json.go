@@ -1,0 +1,429 @@
+package frontmatter
+
+import (
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// ParseJSON parses one JSON text (RFC 8259) into a Node tree in one pass, with the file position of every
+// value and key, so that JSON files are checked by the same rules as YAML and TOML. firstLine is the file
+// line of text's first line (a JSONL line's own number, say); columns count code points.
+//
+// Problems, each at its position:
+//   - syntax_error at the first byte that does not fit the grammar (a trailing comma, a comment, a leading
+//     zero, a raw control character in a string, text after the value, a nesting deeper than 1,000 levels
+//     with the root at level 1, an empty text); parsing stops there and root is nil.
+//   - invalid_utf8 at the first byte that is not valid UTF-8; parsing stops there and root is nil.
+//   - duplicate_key at a repeated key of an object; the first entry is kept (as for YAML), and parsing
+//     goes on.
+//
+// Numbers keep their text; a number beyond float64 is ±Inf (1e400), which the rules refuse as they refuse
+// YAML's .inf. A \u escape of a lone surrogate becomes U+FFFD, as encoding/json decodes it.
+func ParseJSON(text []byte, firstLine int) (root *Node, problems []diag.Problem) {
+	p := &jsonParser{text: text, idx: diag.NewLineIndex(text), first: firstLine}
+	p.space()
+	root = p.value(1)
+	if !p.stopped {
+		p.space()
+		if p.i < len(p.text) {
+			p.unexpected("after the JSON value")
+		}
+	}
+	if p.stopped {
+		root = nil
+	}
+	return root, p.probs
+}
+
+// jsonParser is the state of one ParseJSON.
+type jsonParser struct {
+	text    []byte
+	i       int // the next byte to read
+	idx     *diag.LineIndex
+	first   int // the file line of text's first line
+	probs   []diag.Problem
+	stopped bool // a syntax_error or invalid_utf8 ended the parse
+}
+
+func (p *jsonParser) pos(off int) diag.Pos {
+	ps := p.idx.Pos(off)
+	ps.Line += p.first - 1
+	return ps
+}
+
+// stop records the problem that ends the parse.
+func (p *jsonParser) stop(off int, code, format string, args ...any) {
+	if !p.stopped {
+		p.stopped = true
+		p.probs = append(p.probs, diag.Problem{Pos: p.pos(off), Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+}
+
+// unexpected stops at p.i: the end of the text, an invalid UTF-8 byte, or a character that does not fit.
+func (p *jsonParser) unexpected(where string) {
+	if p.i >= len(p.text) {
+		p.stop(p.i, "syntax_error", "JSON: unexpected end of the text %s", where)
+		return
+	}
+	r, size := utf8.DecodeRune(p.text[p.i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		p.stop(p.i, "invalid_utf8", "invalid UTF-8: byte 0x%02x is not part of a valid encoding", p.text[p.i])
+	case r < 0x20 || r == 0x7f:
+		p.stop(p.i, "syntax_error", "JSON: unexpected control character U+%04X %s", r, where)
+	default:
+		p.stop(p.i, "syntax_error", "JSON: unexpected %q %s", r, where)
+	}
+}
+
+// space skips JSON white space: space, tab, LF and CR.
+func (p *jsonParser) space() {
+	for p.i < len(p.text) {
+		switch p.text[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+// value parses the value at p.i (white space already skipped) at nesting level depth.
+func (p *jsonParser) value(depth int) *Node {
+	if p.i >= len(p.text) {
+		p.unexpected("where a value should start")
+		return nil
+	}
+	start := p.i
+	switch c := p.text[p.i]; {
+	case c == '{' || c == '[':
+		if depth > maxDepth {
+			p.stop(start, "syntax_error", "JSON: nesting deeper than %d levels", maxDepth)
+			return nil
+		}
+		if c == '{' {
+			return p.object(depth)
+		}
+		return p.array(depth)
+	case c == '"':
+		s, ok := p.str()
+		if !ok {
+			return nil
+		}
+		return &Node{Kind: String, Pos: p.pos(start), Text: s}
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return p.literal("true", &Node{Kind: Bool, Bool: true, Text: "true"})
+	case c == 'f':
+		return p.literal("false", &Node{Kind: Bool, Text: "false"})
+	case c == 'n':
+		return p.literal("null", &Node{Kind: Null, Text: "null"})
+	}
+	p.unexpected("where a value should start")
+	return nil
+}
+
+func (p *jsonParser) literal(word string, n *Node) *Node {
+	start := p.i
+	for k := 0; k < len(word); k++ {
+		if p.i >= len(p.text) || p.text[p.i] != word[k] {
+			p.unexpected("in " + word)
+			return nil
+		}
+		p.i++
+	}
+	n.Pos = p.pos(start)
+	return n
+}
+
+func (p *jsonParser) object(depth int) *Node {
+	n := &Node{Kind: Map, Pos: p.pos(p.i)}
+	p.i++ // {
+	p.space()
+	if p.i < len(p.text) && p.text[p.i] == '}' {
+		p.i++
+		return n
+	}
+	var index map[string]int // key -> entry, once the object is large enough for a linear scan to cost
+	for {
+		if p.i >= len(p.text) || p.text[p.i] != '"' {
+			p.unexpected("where a key (a string) should be")
+			return nil
+		}
+		koff := p.i
+		key, ok := p.str()
+		if !ok {
+			return nil
+		}
+		kpos := p.pos(koff)
+		p.space()
+		if p.i >= len(p.text) || p.text[p.i] != ':' {
+			p.unexpected("after a key, where ':' should be")
+			return nil
+		}
+		p.i++
+		p.space()
+		v := p.value(depth + 1)
+		if p.stopped {
+			return nil
+		}
+		first := -1
+		if index != nil {
+			if j, ok := index[key]; ok {
+				first = j
+			}
+		} else {
+			for j := range n.Entries {
+				if n.Entries[j].Key == key {
+					first = j
+					break
+				}
+			}
+		}
+		if first >= 0 {
+			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
+				Message: fmt.Sprintf("duplicate key %q; the first is at line %d", key, n.Entries[first].KeyPos.Line)})
+		} else {
+			n.Entries = append(n.Entries, Entry{Key: key, KeyPos: kpos, Value: v})
+			if index != nil {
+				index[key] = len(n.Entries) - 1
+			} else if len(n.Entries) > 16 {
+				index = make(map[string]int, 2*len(n.Entries))
+				for j, e := range n.Entries {
+					index[e.Key] = j
+				}
+			}
+		}
+		p.space()
+		if p.i < len(p.text) && p.text[p.i] == ',' {
+			p.i++
+			p.space()
+			continue
+		}
+		if p.i < len(p.text) && p.text[p.i] == '}' {
+			p.i++
+			return n
+		}
+		p.unexpected("in an object, where ',' or '}' should be")
+		return nil
+	}
+}
+
+func (p *jsonParser) array(depth int) *Node {
+	n := &Node{Kind: List, Pos: p.pos(p.i)}
+	p.i++ // [
+	p.space()
+	if p.i < len(p.text) && p.text[p.i] == ']' {
+		p.i++
+		return n
+	}
+	for {
+		v := p.value(depth + 1)
+		if p.stopped {
+			return nil
+		}
+		n.Items = append(n.Items, v)
+		p.space()
+		if p.i < len(p.text) && p.text[p.i] == ',' {
+			p.i++
+			p.space()
+			continue
+		}
+		if p.i < len(p.text) && p.text[p.i] == ']' {
+			p.i++
+			return n
+		}
+		p.unexpected("in an array, where ',' or ']' should be")
+		return nil
+	}
+}
+
+// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (p *jsonParser) number() *Node {
+	start := p.i
+	digits := func() bool {
+		k := p.i
+		for p.i < len(p.text) && p.text[p.i] >= '0' && p.text[p.i] <= '9' {
+			p.i++
+		}
+		return p.i > k
+	}
+	if p.text[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.text) && p.text[p.i] == '0':
+		p.i++
+		if p.i < len(p.text) && p.text[p.i] >= '0' && p.text[p.i] <= '9' {
+			p.stop(p.i-1, "syntax_error", "JSON: a number may not have a leading zero")
+			return nil
+		}
+	case !digits():
+		p.unexpected("in a number, where a digit should be")
+		return nil
+	}
+	if p.i < len(p.text) && p.text[p.i] == '.' {
+		p.i++
+		if !digits() {
+			p.unexpected("after a decimal point, where a digit should be")
+			return nil
+		}
+	}
+	if p.i < len(p.text) && (p.text[p.i] == 'e' || p.text[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.text) && (p.text[p.i] == '+' || p.text[p.i] == '-') {
+			p.i++
+		}
+		if !digits() {
+			p.unexpected("in an exponent, where a digit should be")
+			return nil
+		}
+	}
+	text := string(p.text[start:p.i])
+	f, _ := strconv.ParseFloat(text, 64) // the grammar above is ParseFloat's; out of range gives ±Inf
+	return &Node{Kind: Number, Pos: p.pos(start), Text: text, Num: f}
+}
+
+// str reads the string at p.i (its opening quote) and returns its decoded value.
+func (p *jsonParser) str() (string, bool) {
+	p.i++ // "
+	start := p.i
+	// Fast path: no escape, and nothing to check but the closing quote, controls and UTF-8.
+	for p.i < len(p.text) {
+		c := p.text[p.i]
+		switch {
+		case c == '"':
+			s := string(p.text[start:p.i])
+			p.i++
+			return s, true
+		case c == '\\':
+			return p.strEscaped(start)
+		case c < 0x20:
+			p.unexpected("in a string (write it as an escape)")
+			return "", false
+		case c < utf8.RuneSelf:
+			p.i++
+		default:
+			r, size := utf8.DecodeRune(p.text[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				p.unexpected("in a string")
+				return "", false
+			}
+			p.i += size
+		}
+	}
+	p.unexpected("in a string, where its closing '\"' should be")
+	return "", false
+}
+
+// strEscaped goes on with a string from its first backslash, decoding escapes; start is the offset after
+// the opening quote.
+func (p *jsonParser) strEscaped(start int) (string, bool) {
+	buf := make([]byte, 0, p.i-start+16)
+	buf = append(buf, p.text[start:p.i]...)
+	for p.i < len(p.text) {
+		c := p.text[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			return string(buf), true
+		case c == '\\':
+			if p.i+1 >= len(p.text) {
+				p.i++
+				p.unexpected("in an escape")
+				return "", false
+			}
+			esc := p.text[p.i+1]
+			p.i += 2
+			switch esc {
+			case '"', '\\', '/':
+				buf = append(buf, esc)
+			case 'b':
+				buf = append(buf, '\b')
+			case 'f':
+				buf = append(buf, '\f')
+			case 'n':
+				buf = append(buf, '\n')
+			case 'r':
+				buf = append(buf, '\r')
+			case 't':
+				buf = append(buf, '\t')
+			case 'u':
+				r, ok := p.hex4()
+				if !ok {
+					return "", false
+				}
+				if utf16.IsSurrogate(r) {
+					// A high surrogate followed by an escaped low one is one character; anything else is U+FFFD.
+					r2 := rune(-1)
+					if p.i+1 < len(p.text) && p.text[p.i] == '\\' && p.text[p.i+1] == 'u' {
+						save := p.i
+						p.i += 2
+						if r2, ok = p.hex4(); !ok {
+							return "", false
+						}
+						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+							buf = utf8.AppendRune(buf, dec)
+							continue
+						}
+						p.i = save // not a pair: the second escape is read on its own
+					}
+					r = utf8.RuneError
+				}
+				buf = utf8.AppendRune(buf, r)
+			default:
+				p.i -= 1
+				p.unexpected("after '\\' in a string (not an escape)")
+				return "", false
+			}
+		case c < 0x20:
+			p.unexpected("in a string (write it as an escape)")
+			return "", false
+		case c < utf8.RuneSelf:
+			buf = append(buf, c)
+			p.i++
+		default:
+			r, size := utf8.DecodeRune(p.text[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				p.unexpected("in a string")
+				return "", false
+			}
+			buf = append(buf, p.text[p.i:p.i+size]...)
+			p.i += size
+		}
+	}
+	p.unexpected("in a string, where its closing '\"' should be")
+	return "", false
+}
+
+// hex4 reads the four hex digits of a \u escape.
+func (p *jsonParser) hex4() (rune, bool) {
+	var r rune
+	for k := 0; k < 4; k++ {
+		if p.i >= len(p.text) {
+			p.unexpected("in a \\u escape")
+			return 0, false
+		}
+		c := p.text[p.i]
+		var d byte
+		switch {
+		case c >= '0' && c <= '9':
+			d = c - '0'
+		case c >= 'a' && c <= 'f':
+			d = c - 'a' + 10
+		case c >= 'A' && c <= 'F':
+			d = c - 'A' + 10
+		default:
+			p.unexpected("in a \\u escape, where a hex digit should be")
+			return 0, false
+		}
+		r = r<<4 | rune(d)
+		p.i++
+	}
+	return r, true
+}

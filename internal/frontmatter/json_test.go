@@ -1,0 +1,171 @@
+package frontmatter
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+func TestParseJSONPositions(t *testing.T) {
+	text := "{\n  \"id\": \"é1\",\n  \"list\": [1, -2.5e3, true, null],\n\t\"ü\": {\"k\": \"\\u00e9\\ud83d\\ude00\"}\n}"
+	root, probs := ParseJSON([]byte(text), 10)
+	if len(probs) > 0 || root == nil {
+		t.Fatalf("problems %v", probs)
+	}
+	type want struct {
+		path string
+		pos  diag.Pos
+	}
+	at := func(n *Node, key string) *Entry {
+		e := n.Get(key)
+		if e == nil {
+			t.Fatalf("no key %q", key)
+		}
+		return e
+	}
+	id, list, u := at(root, "id"), at(root, "list"), at(root, "ü")
+	for _, w := range []struct {
+		name string
+		got  diag.Pos
+		want diag.Pos
+	}{
+		{"root", root.Pos, diag.Pos{Line: 10, Col: 1}},
+		{"id key", id.KeyPos, diag.Pos{Line: 11, Col: 3}},
+		{"id value", id.Value.Pos, diag.Pos{Line: 11, Col: 9}},
+		{"list", list.Value.Pos, diag.Pos{Line: 12, Col: 11}},
+		{"list[1]", list.Value.Items[1].Pos, diag.Pos{Line: 12, Col: 15}},
+		{"list[3]", list.Value.Items[3].Pos, diag.Pos{Line: 12, Col: 29}},
+		{"ü key", u.KeyPos, diag.Pos{Line: 13, Col: 2}},
+		{"ü.k value", at(u.Value, "k").Value.Pos, diag.Pos{Line: 13, Col: 13}},
+	} {
+		if w.got != w.want {
+			t.Errorf("%s at %v, want %v", w.name, w.got, w.want)
+		}
+	}
+	if got := at(u.Value, "k").Value.Text; got != "é😀" {
+		t.Errorf("escapes decoded to %q", got)
+	}
+	if n := list.Value.Items[1]; n.Num != -2500 || n.Text != "-2.5e3" {
+		t.Errorf("number %v %q", n.Num, n.Text)
+	}
+	if keys := []string{root.Entries[0].Key, root.Entries[1].Key, root.Entries[2].Key}; !reflect.DeepEqual(keys, []string{"id", "list", "ü"}) {
+		t.Errorf("key order %v", keys)
+	}
+}
+
+func TestParseJSONProblems(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // "line:col code", the first problem
+	}{
+		{``, "1:1 syntax_error"},
+		{`  `, "1:3 syntax_error"},
+		{`{"a": 1,}`, "1:9 syntax_error"},
+		{`[1, 2,]`, "1:7 syntax_error"},
+		{`{"a": 1} x`, "1:10 syntax_error"},
+		{`{"a" 1}`, "1:6 syntax_error"},
+		{`{a: 1}`, "1:2 syntax_error"},
+		{`// c` + "\n1", "1:1 syntax_error"},
+		{`01`, "1:1 syntax_error"},
+		{`-`, "1:2 syntax_error"},
+		{`1.`, "1:3 syntax_error"},
+		{`1e`, "1:3 syntax_error"},
+		{`tru`, "1:4 syntax_error"},
+		{`"a` + "\n" + `b"`, "1:3 syntax_error"},
+		{`"\x"`, "1:3 syntax_error"},
+		{`"\u12g4"`, "1:6 syntax_error"},
+		{`{"k": "é` + "\xff" + `"}`, "1:9 invalid_utf8"},
+		{"[\xc3]", "1:2 invalid_utf8"},
+		{"{\n  \"a\": 1,\n  \"a\": 2\n}", "3:3 duplicate_key"},
+		{`{"a": {"b": 1, "b": 2}, "c": 3}`, "1:16 duplicate_key"},
+		{strings.Repeat("[", 1001) + strings.Repeat("]", 1001), "1:1001 syntax_error"},
+	}
+	for _, tt := range tests {
+		_, probs := ParseJSON([]byte(tt.text), 1)
+		if len(probs) == 0 {
+			t.Errorf("%q: no problem, want %s", tt.text, tt.want)
+			continue
+		}
+		p := probs[0]
+		if got := fmt.Sprintf("%d:%d %s", p.Pos.Line, p.Pos.Col, p.Code); got != tt.want {
+			t.Errorf("%q: %s (%s), want %s", tt.text, got, p.Message, tt.want)
+		}
+	}
+	// A duplicate key keeps the first entry and the parse goes on.
+	root, probs := ParseJSON([]byte(`{"a": 1, "a": 2, "b": [1]}`), 1)
+	if root == nil || len(probs) != 1 || len(root.Entries) != 2 || root.Entries[0].Value.Num != 1 {
+		t.Errorf("duplicate: root %v, problems %v", root, probs)
+	}
+	// 1,000 levels are fine.
+	if _, probs := ParseJSON([]byte(strings.Repeat("[", 1000)+strings.Repeat("]", 1000)), 1); len(probs) > 0 {
+		t.Errorf("1,000 levels: %v", probs)
+	}
+}
+
+// FuzzParseJSON compares ParseJSON with encoding/json: the same texts are accepted (but for duplicate keys,
+// which ParseJSON reports and encoding/json takes, and numbers beyond float64, which encoding/json refuses
+// to decode), to the same values; every position lies inside the text.
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,2,{"b":null}],"c":"\u00e9\ud83d\ude00"}`, `"\ud800"`, `"\udc00\u0041"`,
+		`-0.5e-3`, `1e400`, `[true,false,null]`, `{"a":1,"a":2}`, " {\n\"k\" : \"v\" } ", "\"\xff\"", `[1,]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		root, probs := ParseJSON(text, 1)
+		lines := bytes.Count(text, []byte("\n")) + 1
+		for _, p := range probs {
+			if p.Pos.Line < 1 || p.Pos.Line > lines || p.Pos.Col < 1 || p.Pos.Col > utf8.RuneCount(text)+1 {
+				t.Fatalf("problem %v outside the text", p)
+			}
+		}
+		if !utf8.Valid(text) {
+			// encoding/json decodes invalid UTF-8 as U+FFFD; evalgate reports it, wherever it is.
+			if len(probs) == 0 || probs[len(probs)-1].Code != "invalid_utf8" && probs[len(probs)-1].Code != "syntax_error" {
+				t.Fatalf("invalid UTF-8 in %q: problems %v", text, probs)
+			}
+			return
+		}
+		var want any
+		err := json.Unmarshal(text, &want)
+		dup := len(probs) > 0 && probs[0].Code == "duplicate_key"
+		var ute *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &ute): // a number beyond float64
+			if root == nil && !dup {
+				t.Fatalf("encoding/json reads %q (but for a number); ParseJSON: %v", text, probs)
+			}
+		case err != nil && root != nil:
+			t.Fatalf("encoding/json refuses %q (%v); ParseJSON accepts it", text, err)
+		case err == nil && root == nil:
+			t.Fatalf("encoding/json accepts %q; ParseJSON: %v", text, probs)
+		case err == nil && !dup && !reflect.DeepEqual(root.Value(), want):
+			t.Fatalf("%q: ParseJSON gives %#v, encoding/json %#v", text, root.Value(), want)
+		}
+		if root != nil {
+			checkInside(t, root, lines)
+		}
+	})
+}
+
+func checkInside(t *testing.T, n *Node, lines int) {
+	if n.Pos.Line < 1 || n.Pos.Line > lines || n.Pos.Col < 1 {
+		t.Fatalf("node at %v outside %d lines", n.Pos, lines)
+	}
+	if n.Kind == Number && math.IsNaN(n.Num) {
+		t.Fatalf("NaN from %q", n.Text)
+	}
+	for _, it := range n.Items {
+		checkInside(t, it, lines)
+	}
+	for _, e := range n.Entries {
+		checkInside(t, e.Value, lines)
+	}
+}
