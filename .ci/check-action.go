@@ -4,7 +4,7 @@
 // actionlint does not reach: actionlint reads a local action's metadata (name,
 // description, inputs, branding) when a workflow uses it, but not its steps.
 //
-// It checks what PRODUCT.md §6 fixes: the inputs with their defaults and
+// It checks what README "Use it in GitHub Actions" fixes: the inputs with their defaults and
 // descriptions, the outputs mapped from a step's outputs; that every input
 // reaches the scripts through `env:` (never named INPUT_*) and that no script
 // holds a `${{ }}` expression; that every run step is bash with
@@ -72,7 +72,7 @@ type step struct {
 	ContinueOnError  string            `yaml:"continue-on-error"`
 }
 
-// wantInputs are the inputs of PRODUCT.md §6; a non-nil value is the default
+// wantInputs are the inputs of README "Use it in GitHub Actions"; a non-nil value is the default
 // the input must have.
 var wantInputs = map[string]*string{
 	"paths":                    nil,
@@ -169,7 +169,7 @@ func check(file string, src []byte) []string {
 		bad("runs.using is %q, want composite", a.Runs.Using)
 	}
 
-	say("inputs: %d required by PRODUCT.md §6, each with a description", len(wantInputs))
+	say("inputs: %d required by README \"Use it in GitHub Actions\", each with a description", len(wantInputs))
 	for _, name := range sortedKeys(wantInputs) {
 		in, ok := a.Inputs[name]
 		if !ok {

@@ -53,7 +53,7 @@ type UsageError struct{ Msg string }
 func (e *UsageError) Error() string { return e.Msg }
 
 // prEvents are the events whose payload carries the pull request that
-// triggered them (PRODUCT.md §2).
+// triggered them (README "Which files are checked").
 var prEvents = map[string]bool{
 	"pull_request":                true,
 	"pull_request_target":         true,
@@ -62,7 +62,7 @@ var prEvents = map[string]bool{
 }
 
 // shaPattern is a full SHA-1 (40) or SHA-256 (64) object name, lowercase as
-// GitHub writes it (PRODUCT.md §2).
+// GitHub writes it (README "Which files are checked").
 var shaPattern = regexp.MustCompile(`^[0-9a-f]{40}([0-9a-f]{24})?$`)
 
 // Detect works out what the request checks: with req.Base, what changed since
@@ -141,7 +141,7 @@ func detectBase(ctx context.Context, req Request) (*Changes, error) {
 }
 
 // detectPullRequest handles the pull request events, from the payload's
-// SHAs and the checked-out HEAD (PRODUCT.md §2).
+// SHAs and the checked-out HEAD (README "Which files are checked").
 func detectPullRequest(ctx context.Context, req Request) (*Changes, error) {
 	pr := req.Event.PullRequest
 	if pr == nil {

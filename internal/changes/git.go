@@ -24,7 +24,7 @@ type git struct {
 }
 
 // newGit finds git on PATH. missing is the UsageError message when it is not
-// installed: git is needed by then, and its absence is exit 2 (PRODUCT.md §3).
+// installed: git is needed by then, and its absence is exit 2 (README "Exit statuses").
 func newGit(root, missing string) (*git, error) {
 	bin, err := exec.LookPath("git")
 	if err != nil {

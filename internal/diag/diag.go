@@ -1,5 +1,5 @@
 // Package diag is the leaf vocabulary every other package speaks: positions,
-// severities, outcomes and the Result, one finding of a run (PRODUCT.md §4.1).
+// severities, outcomes and the Result, one finding of a run (README "Results, outcomes and blocking").
 // It imports nothing of evalgate's own.
 package diag
 
@@ -9,7 +9,7 @@ import (
 )
 
 // Pos is a position in a file. Line and Col are 1-based; Col counts Unicode
-// code points (PRODUCT.md §4.2). The zero value means "unknown": Line 0 is no
+// code points (README "Results, outcomes and blocking"). The zero value means "unknown": Line 0 is no
 // line at all, Col 0 a known line without a column.
 type Pos struct {
 	Line int
@@ -87,7 +87,7 @@ func ParseSeverity(s string) (Severity, bool) {
 	return 0, false
 }
 
-// Outcome is what a result says about its check (PRODUCT.md §4.2).
+// Outcome is what a result says about its check (README "Results, outcomes and blocking").
 type Outcome string
 
 const (
@@ -102,7 +102,7 @@ const (
 var Outcomes = []Outcome{Pass, Fail, Error, Skip, Pending}
 
 // Source says which kind of input a result is about. Its order is the report
-// order (PRODUCT.md §4.2: config, page, evalcase, jev).
+// order (README "Results, outcomes and blocking": config, page, evalcase, jev).
 type Source int
 
 const (
@@ -135,7 +135,7 @@ const (
 // CheckDefinition is the check of every definition fault.
 const CheckDefinition = "definition"
 
-// Result is one finding (PRODUCT.md §4.1). The engine fills Blocking; every
+// Result is one finding (README "Results, outcomes and blocking"). The engine fills Blocking; every
 // other field is set by whoever produces the result.
 type Result struct {
 	Source Source

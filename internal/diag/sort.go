@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Compare orders results as every report lists them (PRODUCT.md §4.2): by
+// Compare orders results as every report lists them (README "Results, outcomes and blocking"): by
 // source, file (bytewise), line, column, check, case id and code, then by
 // message so that equal keys still sort the same way on every run.
 func Compare(a, b *Result) int {

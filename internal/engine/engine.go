@@ -50,7 +50,7 @@ type Options struct {
 	Notice func(string)
 }
 
-// Exit statuses (PRODUCT.md §3).
+// Exit statuses (README "Exit statuses").
 const (
 	ExitOK       = 0
 	ExitBlocking = 1
@@ -271,7 +271,7 @@ func (r *run) finish() {
 	r.rep.Count()
 }
 
-// blocks is the gate of PRODUCT.md §4.3.
+// blocks is the gate of README "Results, outcomes and blocking".
 func blocks(res *diag.Result, failOn diag.Severity) bool {
 	if failOn == FailOnNone {
 		return false

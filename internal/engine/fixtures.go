@@ -20,7 +20,7 @@ type fixtures struct {
 }
 
 // selectFixtures lists the selected EvalCase fixtures and candidates files
-// (every one of them is indexed, whatever the scope: PRODUCT.md §10) and the
+// (every one of them is indexed, whatever the scope: README "Decisions where the specs are silent") and the
 // config's jev entries, with repository-relative paths.
 func (r *run) selectFixtures(ctx context.Context) (*fixtures, error) {
 	fx := &fixtures{}

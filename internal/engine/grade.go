@@ -17,7 +17,7 @@ import (
 )
 
 // defaultTimeout is a command's timeout when neither the eval nor the config
-// sets one (PRODUCT.md §8).
+// sets one (README "Graders").
 const defaultTimeout = 30 * time.Second
 
 // evalJob is one eval of one page to grade; results land in its own slot.

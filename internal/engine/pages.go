@@ -202,7 +202,7 @@ func definitionResult(file string, p diag.Problem) diag.Result {
 }
 
 // internalError turns a recovered panic into the file's or eval's error
-// result (PRODUCT.md §3): one bad input never takes the run down. The stack
+// result (README "Exit statuses"): one bad input never takes the run down. The stack
 // goes to evidence, not to stderr.
 func internalError(src diag.Source, file string, v any) diag.Result {
 	return diag.Result{

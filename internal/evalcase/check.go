@@ -24,7 +24,7 @@ type Request struct {
 	Candidates []string // repository-relative paths of every selected candidates file, sorted
 	// InScope says whether results about a fixture or candidates file are
 	// reported; nil means every file is in scope. Every selected file is
-	// indexed whatever its scope (PRODUCT.md §10).
+	// indexed whatever its scope (README "EvalCase v1 fixtures").
 	InScope func(file string) bool
 	// ReadCandidates is false for `evalgate validate`: fixtures are
 	// validated, no candidate is read, no assertion runs.
@@ -48,7 +48,7 @@ func Check(ctx context.Context, req Request) ([]diag.Result, error) {
 // Stream is Check handing each result to emit as soon as it is known, so
 // that a caller that does not keep them needs no memory for them.
 //
-// It works in two passes (PRODUCT.md §10). Pass 1 reads every fixture line
+// It works in two passes (README "EvalCase v1 fixtures"). Pass 1 reads every fixture line
 // by line, validates each case and keeps only an index: case id → file,
 // byte offset, length and line of the case, and which assertions it has.
 // Pass 2 reads the candidates files line by line; for each candidate it
@@ -257,7 +257,7 @@ func (c *checker) indexFixture(ctx context.Context, fi int) error {
 }
 
 // internalError turns a panic while checking one line into that line's
-// result (PRODUCT.md §3).
+// result (README "Exit statuses").
 func (c *checker) internalError(v any, file string, line int, check, caseID string, sev diag.Severity, report bool) {
 	if !report {
 		return
@@ -557,7 +557,7 @@ func (c *checker) runAssertion(spec *Assertion, a assertionDoc, in *input, file 
 }
 
 // assertionResult turns a verdict into its Result: a pass with code ok, or
-// a fail whose code is the first fault in PRODUCT.md's order and whose
+// a fail whose code is the first fault in the order of README "Codes" and whose
 // evidence lists the faults, at most diag.MaxEvidenceItems of them with
 // faults_total counting them all (README "Results": bounded evidence). An
 // assertion that found no fault but could not check everything within its

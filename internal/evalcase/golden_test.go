@@ -19,7 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 
 // TestGolden checks each testdata/golden/NAME directory: its cases/*.jsonl
 // are the fixtures, its candidates/*.jsonl the candidates files, and
-// NAME.out the text report (PRODUCT.md §5), whose positions are the point.
+// NAME.out the text report (README "Results, outcomes and blocking"), whose positions are the point.
 func TestGolden(t *testing.T) {
 	dirs, err := os.ReadDir(filepath.Join("testdata", "golden"))
 	if err != nil {

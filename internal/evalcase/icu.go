@@ -17,7 +17,7 @@ const maxICUDepth = 32
 //	{name, plural|selectordinal, [offset:n] (selector {message})+}
 //	{name, select, (keyword {message})+}
 //
-// Its identity (PRODUCT.md §10) is the name and the type (not the style of
+// Its identity (README "EvalCase v1 fixtures") is the name and the type (not the style of
 // a simple argument); for plural and selectordinal the set of arguments
 // inside the branches and whether `other` exists (the branch keywords may
 // differ between locales); for select also the set of keywords.

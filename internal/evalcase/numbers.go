@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Number marks (PRODUCT.md §10): inside a number, any of these may group
+// Number marks (README "EvalCase v1 fixtures"): inside a number, any of these may group
 // digits, and the locale's decimal mark (when it occurs once, after every
 // other mark) separates the fraction.
 const (

@@ -38,7 +38,7 @@ const (
 	kindCustom
 )
 
-// order says whether a token may move (PRODUCT.md §10).
+// order says whether a token may move (README "EvalCase v1 fixtures").
 type order uint8
 
 const (

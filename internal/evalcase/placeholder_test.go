@@ -19,7 +19,7 @@ func TestTokenize(t *testing.T) {
 		syntax, text string
 		want         []string // token IDs in order
 	}{
-		// printf (PRODUCT.md §10).
+		// printf (README "EvalCase v1 fixtures").
 		{SyntaxPrintf, "Welcome, %s! You have %d coins.", []string{"%s", "%d"}},
 		{SyntaxPrintf, "%1$s and %2$d, %3$.2f", []string{"%1$s", "%2$d", "%3$.2f"}},
 		{SyntaxPrintf, "100%% done, %-5.2lf %+d %#x %05d %'d %*d %.*f %hhd %llu %zu %jd %td %Lf %qd %p %c %a %E %G %i %o %X", []string{"%%", "%-5.2lf", "%+d", "%#x", "%05d", "%'d", "%*d", "%.*f", "%hhd", "%llu", "%zu", "%jd", "%td", "%Lf", "%qd", "%p", "%c", "%a", "%E", "%G", "%i", "%o", "%X"}},

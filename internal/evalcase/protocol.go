@@ -24,7 +24,7 @@ type protoItem struct {
 // rather than overflowing.
 const maxItemDigits = 9
 
-// parseItems splits a response into items (PRODUCT.md §10): an item starts
+// parseItems splits a response into items (README "EvalCase v1 fixtures"): an item starts
 // at a line that begins with [n] (n decimal digits) and runs to the next such
 // line; a [n] later in a line is content; text before the first item is
 // ignored.

@@ -8,7 +8,7 @@ import (
 )
 
 // MaxLine is the longest JSONL line evalgate reads, without its line
-// terminator: 16 MiB (PRODUCT.md §10, limits). A longer line is too_large
+// terminator: 16 MiB (README "EvalCase v1 fixtures", limits). A longer line is too_large
 // and is skipped without being held in memory.
 const MaxLine = 16 << 20
 

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/text/language"
 )
 
-// IDPattern is the pattern of a case id (PRODUCT.md §10): lowercase ASCII
+// IDPattern is the pattern of a case id (README "EvalCase v1 fixtures"): lowercase ASCII
 // segments of letters and digits, joined inside by single hyphens, at least
 // two of them separated by dots (contract §3.3: placeholder.printf.001,
 // protocol.item-count.002).

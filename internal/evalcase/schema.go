@@ -29,7 +29,7 @@ var (
 	CandidateFields = []string{"case_id", "text", "raw_response"}
 )
 
-// anchor says what a fault points at (PRODUCT.md §4.2): a fault about a
+// anchor says what a fault points at (README "Results, outcomes and blocking"): a fault about a
 // value points at the value, one about a key's presence or name at the key,
 // and missing_field at the object (the entry) that lacks the field.
 type anchor int
@@ -449,7 +449,7 @@ type paramFault struct {
 }
 
 // params validates an assertion's params (nil when absent) against its
-// closed set (PRODUCT.md §10).
+// closed set (README "EvalCase v1 fixtures").
 func (fs *faults) params(spec *Assertion, path []string, params map[string]any) {
 	ppath := sub(path, "params")
 	allowed := make([]string, len(spec.Params))
@@ -594,7 +594,7 @@ func checkPattern(s string) *problem {
 }
 
 // checkPlaceholderParams: patterns are required for syntax custom and read
-// only by custom and auto (PRODUCT.md §10).
+// only by custom and auto (README "EvalCase v1 fixtures").
 func checkPlaceholderParams(params map[string]any) *paramFault {
 	syntax, _ := params["syntax"].(string)
 	if syntax == "" {

@@ -119,7 +119,7 @@ func TestSchema(t *testing.T) {
 		{name: "assertion params not an object", field: "assertions", raw: `[{"name": "number_fidelity", "severity": "hard", "params": []}]`, want: []wantFault{{"wrong_type", "assertions[0].params", ""}}},
 		{name: "assertion twice", field: "assertions", raw: `[{"name": "number_fidelity", "severity": "hard"}, {"name": "number_fidelity", "severity": "report"}]`, want: []wantFault{{"invalid_value", "assertions[1].name", "twice"}}},
 
-		// Params, closed per assertion (PRODUCT.md §10).
+		// Params, closed per assertion (README "EvalCase v1 fixtures").
 		{name: "protocol without params", field: "assertions", raw: assertion("protocol_complete", "")},
 		{name: "protocol all params", field: "assertions", raw: assertion("protocol_complete", `{"expected_items": 3, "terminator": "---END---", "allow_extra_items": true}`)},
 		{name: "protocol expected_items 3.0", field: "assertions", raw: assertion("protocol_complete", `{"expected_items": 3.0}`)},

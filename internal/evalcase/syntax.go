@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// printf conversions (PRODUCT.md §10): %% or
+// printf conversions (README "EvalCase v1 fixtures"): %% or
 // %[n$][flags][width][.prec][len]conv. Space is not a flag, so "100% sure"
 // holds no placeholder and "% s" is a mutation of "%s".
 const (

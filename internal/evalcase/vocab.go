@@ -6,9 +6,9 @@ package evalcase
 type Assertion struct {
 	Name   string
 	Title  string  // one line, no trailing period
-	Params []Param // the closed set of params (PRODUCT.md §10)
+	Params []Param // the closed set of params (README "EvalCase v1 fixtures")
 	// Codes are the failure codes the assertion gives, in the order in which
-	// the first applicable one becomes the result's code (PRODUCT.md §10).
+	// the first applicable one becomes the result's code (README "EvalCase v1 fixtures").
 	Codes []string
 	// check validates params beyond each one's own rule (a param required
 	// or forbidden by another's value); it may be nil.
@@ -38,7 +38,7 @@ const (
 )
 
 // Severities of an assertion (contract §4): hard fails the gate, report
-// never blocks (PRODUCT.md §4.3).
+// never blocks (README "Results, outcomes and blocking").
 const (
 	SeverityHard   = "hard"
 	SeverityReport = "report"
@@ -131,7 +131,7 @@ func lookupAssertion(name string) *Assertion {
 func IsAssertion(name string) bool { return lookupAssertion(name) != nil }
 
 // codeOrder orders failure codes: the first fault in this order is a
-// result's code (PRODUCT.md §10). It repeats the Codes of Vocabulary, which
+// result's code (README "EvalCase v1 fixtures"). It repeats the Codes of Vocabulary, which
 // the run functions cannot read (an initialization cycle); a test keeps the
 // two in step.
 var codeOrder = []string{

@@ -8,7 +8,7 @@ import (
 )
 
 // This file is the YAML 1.2 core schema (YAML 1.2.2 §10.3.2), which decides
-// what a plain scalar means (PRODUCT.md §10). yaml.v3 resolves with YAML 1.1
+// what a plain scalar means (README "Decisions where the specs are silent"). yaml.v3 resolves with YAML 1.1
 // habits (it reads "0b101", "1_000" and timestamps), so evalgate resolves
 // scalars itself and ignores the tag yaml.v3 guessed.
 

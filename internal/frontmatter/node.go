@@ -58,7 +58,7 @@ func (n *Node) Get(key string) *Entry {
 }
 
 // IsInt reports whether n is a finite number with no fractional part
-// (3, 3.0 and 1e3 all are: PRODUCT.md §10).
+// (3, 3.0 and 1e3 all are: README "Decisions where the specs are silent").
 func (n *Node) IsInt() bool {
 	return n != nil && n.Kind == Number && !math.IsInf(n.Num, 0) && !math.IsNaN(n.Num) && n.Num == math.Trunc(n.Num)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Limits of what evalgate reads (PRODUCT.md §10, "Limits").
+// Limits of what evalgate reads (README "Decisions where the specs are silent", "Limits").
 const (
 	// MaxSize is the largest frontmatter Parse reads, in bytes of Text
 	// (1 MiB); larger frontmatter is too_large and not parsed.

@@ -48,10 +48,10 @@ type Document struct {
 	BodyOffset int
 }
 
-// utf8BOM is the byte order mark a file may start with (PRODUCT.md §2).
+// utf8BOM is the byte order mark a file may start with (README "Which files are checked").
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
-// Split finds the frontmatter at the very start of src (PRODUCT.md §2): an
+// Split finds the frontmatter at the very start of src (README "Which files are checked"): an
 // optional UTF-8 BOM, then a line that is exactly "---" (YAML) or "+++"
 // (TOML), closed by the next line that is "---" or "..." (YAML) or "+++"
 // (TOML). Fence lines may carry trailing spaces and tabs; lines end in LF or

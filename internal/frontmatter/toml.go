@@ -24,7 +24,7 @@ import (
 // Values: integers and floats are Numbers (nan and ±inf included; Text is the
 // value formatted, not the source spelling), booleans Bools, strings Strings,
 // arrays Lists, tables and inline tables Maps, arrays of tables Lists of
-// Maps. Date-times become RFC 3339 Strings (PRODUCT.md §10): an offset
+// Maps. Date-times become RFC 3339 Strings (README "Decisions where the specs are silent"): an offset
 // date-time "1979-05-27T07:32:00Z" or "...-07:00", a local date-time
 // "1979-05-27T07:32:00", a local date "1979-05-27", a local time "07:32:00";
 // fractional seconds are kept without trailing zeros, and a time written

@@ -11,7 +11,7 @@ import (
 )
 
 // BurntSushi/toml reports no positions for values, so evalgate scans the TOML
-// text itself (PRODUCT.md §10) and records where every key and value starts.
+// text itself (README "Decisions where the specs are silent") and records where every key and value starts.
 // The scan follows TOML 1.1 closely enough for valid text: table and
 // array-of-tables headers, dotted and quoted keys, every string form, arrays
 // and inline tables across lines, comments. On invalid text it still ends

@@ -37,7 +37,7 @@ type ToolInput struct {
 	// Dir is the absolute directory relative links resolve from (File's directory).
 	Dir string
 	// OptionsDir is the absolute directory relative paths inside options resolve from: the page's directory
-	// for page evals, the config file's directory for evals defined in the config (PRODUCT.md section 8).
+	// for page evals, the config file's directory for evals defined in the config (README "Graders").
 	OptionsDir string
 	// RepoRoot is the absolute repository root; no path read because of page or option text may leave it.
 	RepoRoot string

@@ -322,7 +322,7 @@ func builtinLoadSchemaDoc(abs string) (any, error) {
 
 // builtinParseData parses YAML (or JSON, read as YAML) into a Node tree with positions, through the same
 // parser as frontmatter: YAML 1.2 core-schema scalars, duplicate keys refused, alias expansion and nesting
-// bounded (PRODUCT.md section 10). The first problem becomes the error.
+// bounded (README "Decisions where the specs are silent"). The first problem becomes the error.
 func builtinParseData(data []byte) (*frontmatter.Node, error) {
 	n, problems := frontmatter.ParseYAML(data, 1)
 	if len(problems) > 0 {

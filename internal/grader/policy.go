@@ -2,7 +2,7 @@ package grader
 
 import "fmt"
 
-// Policy decides where command graders may run (PRODUCT.md section 8, "Where commands run"). The same policy
+// Policy decides where command graders may run (README "Security model", "Where commands run"). The same policy
 // covers commands written in page frontmatter, commands of evals defined in the config and tools integrations.
 type Policy struct {
 	Event           string   // GITHUB_EVENT_NAME when running in GitHub Actions (GITHUB_ACTIONS=true); "" outside Actions
@@ -30,7 +30,7 @@ func TrustedEvent(event string) bool {
 // frontmatter (not the config; a page reaching a config eval through use: or a suite is not inPage). argv0 is
 // the command's first element as written in the page or config, before placeholder substitution.
 //
-// Rules, checked in this order; each reason starts with the rule's name as users see it in PRODUCT.md:
+// Rules, checked in this order; each reason starts with the rule's name as users see it in README "Security model":
 //   - "privileged event": in Actions, an event that is not [TrustedEvent] runs nothing unless AllowUntrusted.
 //   - "untrusted pull request": a fork pull request runs no page command unless AllowUntrusted.
 //   - "commands.frontmatter: deny": no page command runs (AllowUntrusted does not override the config).

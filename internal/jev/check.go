@@ -12,7 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
-// Entry is one `jev:` entry of the config (PRODUCT.md §7), with
+// Entry is one `jev:` entry of the config (README "Configuration"), with
 // repository-relative paths.
 type Entry struct {
 	Contract, Answers, From, CandidateModel, BaselineModel string
@@ -24,7 +24,7 @@ type Entry struct {
 	// point at the entry there. Without it they point at the contract.
 	ConfigFile string
 	// Notice, when set, receives the run's notices: a baseline-model that
-	// overrides the contract's baseline_model says so (PRODUCT.md §10).
+	// overrides the contract's baseline_model says so (README "jevcheck v0.1 contracts").
 	Notice func(string)
 }
 

@@ -32,11 +32,11 @@ type Contract struct {
 }
 
 // optIn reports whether floating aliases are allowed: by the contract or by
-// the run, for both models (PRODUCT.md §10).
+// the run, for both models (README "jevcheck v0.1 contracts").
 func (c *Contract) optIn() bool { return c.AllowUnpinned || c.opts.AllowUnpinned }
 
 // Overridden reports whether Options.BaselineModel replaced a different
-// baseline_model of the contract, which the run must say (PRODUCT.md §10).
+// baseline_model of the contract, which the run must say (README "jevcheck v0.1 contracts").
 func (c *Contract) Overridden() bool {
 	return c.opts.BaselineModel != "" && c.ContractBaselineModel != "" && c.opts.BaselineModel != c.ContractBaselineModel
 }
@@ -101,7 +101,7 @@ func LoadContract(file string, text []byte, opts Options) (*Contract, []diag.Res
 	return c, nil
 }
 
-// definition is a contract fault (PRODUCT.md §10: fail, check definition).
+// definition is a contract fault (README "jevcheck v0.1 contracts": fail, check definition).
 func definition(code, msg string) diag.Result {
 	return diag.Result{Source: diag.SourceJev, Check: diag.CheckDefinition, Outcome: diag.Fail,
 		Severity: diag.SeverityError, Code: code, Message: msg}

@@ -13,5 +13,5 @@
 // is located only for the results that need one, in one more scan per text.
 //
 // Where the spec and the reference tool differ, the spec wins, with the
-// decisions of PRODUCT.md §10 "jevcheck v0.1".
+// decisions of README "jevcheck v0.1 contracts" "jevcheck v0.1".
 package jev

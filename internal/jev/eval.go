@@ -11,15 +11,15 @@ import (
 
 // Epsilon is added to every tolerance: a difference exceeds a tolerance only
 // beyond tolerance + Epsilon, so that binary subtraction of decimal tenths
-// (0.8 - 0.7 = 0.10000000000000009) does not false-fail (the spec; PRODUCT.md
-// §10). Floors compare strictly, without it.
+// (0.8 - 0.7 = 0.10000000000000009) does not false-fail (the jevcheck spec;
+// README "jevcheck v0.1 contracts"). Floors compare strictly, without it.
 const Epsilon = 1e-9
 
 // exceeds reports whether delta is beyond an inclusive tolerance.
 func exceeds(delta, tolerance float64) bool { return delta > tolerance+Epsilon }
 
 // Level is a score's nearest integer level, rounded half to even as Python's
-// round does (0.5→0, 1.5→2, 2.5→2, 3.5→4; PRODUCT.md §10).
+// round does (0.5→0, 1.5→2, 2.5→2, 3.5→4; README "jevcheck v0.1 contracts").
 func Level(score float64) float64 { return math.RoundToEven(score) }
 
 // Outcome is a field's or a case's outcome; a larger one is worse.
@@ -88,7 +88,7 @@ type Report struct {
 	Baseline  string // the pinned baseline; the resolved model(s) for an allowed alias in compare
 	Candidate string // the candidate; the resolved model(s) for an allowed alias; "(replay)" without one
 	Cases     []CaseResult
-	// Counts per case (PRODUCT.md §10).
+	// Counts per case (README "jevcheck v0.1 contracts").
 	Unchanged, Regressions, Flips int
 
 	contract *Contract
@@ -109,7 +109,7 @@ func Eval(c *Contract, candidate *Replay) (*Report, []diag.Result) {
 }
 
 // Compare evaluates the candidate replay against the expectations the
-// baseline replay's answers make (PRODUCT.md §10): each expected field keeps
+// baseline replay's answers make (README "jevcheck v0.1 contracts"): each expected field keeps
 // its resolved floors and tolerances and takes its answer key and
 // baseline_confidence from the baseline answer. A missing baseline case or
 // field, a baseline answer of the wrong type and a baseline response of
@@ -268,8 +268,8 @@ func derive(c *Contract, kase *Case, baseline *Replay, expects []Expect) (model 
 	return resp.Model, ok
 }
 
-// identity checks a response's model against the requested one (PRODUCT.md
-// §10): a concrete pin must be matched exactly, without trimming; an allowed
+// identity checks a response's model against the requested one (README
+// "jevcheck v0.1 contracts"): a concrete pin must be matched exactly, without trimming; an allowed
 // floating alias accepts any model that is not itself a floating alias (the
 // replay names the resolved model). It returns "" when the model matches.
 func identity(model, want, role string, optIn bool) string {
@@ -295,7 +295,7 @@ func appendUnique(list []string, s string) []string {
 	return append(list, s)
 }
 
-// evalField evaluates one field (the spec's "Outcomes"; PRODUCT.md §10): a
+// evalField evaluates one field (the spec's "Outcomes"; README "jevcheck v0.1 contracts"): a
 // missing answer or one of another type is a flip; then the kind's answer
 // check; then the confidence checks on the answer's scalar. e is resolved.
 func evalField(kind Kind, e Expect, thr float64, a *Answer) FieldResult {
@@ -408,7 +408,7 @@ func yesNo(b bool) string {
 }
 
 // Results are the report's results, one per case × expected field, at the
-// field's key in the contract's expect (PRODUCT.md §4.2): pass (ok) when
+// field's key in the contract's expect (README "Results, outcomes and blocking"): pass (ok) when
 // unchanged, else fail with severity error (answer_flip,
 // confidence_regression). Check is the field, CaseID the case. The evidence
 // names the replay (and the baseline replay), and so does Key: one contract

@@ -54,7 +54,7 @@ func caseJSON(id, expect string) string {
 }
 
 // checkPositions fails when a result's position is outside text: its line
-// past the last, or its column past the end of its line (PRODUCT.md §4.2).
+// past the last, or its column past the end of its line (README "Results, outcomes and blocking").
 func checkPositions(t *testing.T, text []byte, rs []diag.Result) {
 	t.Helper()
 	x := diag.NewLineIndex(text)

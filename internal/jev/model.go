@@ -69,7 +69,7 @@ type Expect struct {
 }
 
 // Defaults are the contract's defaults, with the implicit ones filled in
-// (PRODUCT.md §10: score_tolerance 0.5 and noul_true_threshold 0.5 even
+// (README "jevcheck v0.1 contracts": score_tolerance 0.5 and noul_true_threshold 0.5 even
 // without a defaults object).
 type Defaults struct {
 	MinConfidence       Num
@@ -79,7 +79,7 @@ type Defaults struct {
 	NoulTrueThreshold   float64
 }
 
-// Implicit defaults (PRODUCT.md §10).
+// Implicit defaults (README "jevcheck v0.1 contracts").
 const (
 	DefaultScoreTolerance    = 0.5
 	DefaultNoulTrueThreshold = 0.5
@@ -125,13 +125,13 @@ type Options struct {
 	// BaselineModel overrides the contract's baseline_model.
 	BaselineModel string
 	// AllowUnpinned opts in to floating aliases, as the contract's
-	// allow_unpinned does: either covers both models (PRODUCT.md §10).
+	// allow_unpinned does: either covers both models (README "jevcheck v0.1 contracts").
 	AllowUnpinned bool
 }
 
 // Floating reports whether a model name is a floating alias: it contains
 // "latest" or "preview", in any case (the spec: jev-latest, jev-preview, or
-// any name containing latest/preview; PRODUCT.md §10: case-insensitive).
+// any name containing latest/preview; README "jevcheck v0.1 contracts": case-insensitive).
 func Floating(model string) bool {
 	m := strings.ToLower(model)
 	return strings.Contains(m, "latest") || strings.Contains(m, "preview")

@@ -41,7 +41,7 @@ type Answer struct {
 
 // Scalar is the answer's confidence scalar: the API confidence for choice and
 // score, noul itself for noul (the spec: "Noul has no API confidence";
-// PRODUCT.md §10).
+// README "jevcheck v0.1 contracts").
 func (a Answer) Scalar() float64 {
 	if a.Kind == KindNoul {
 		return a.Noul
@@ -53,7 +53,7 @@ func (a Answer) Scalar() float64 {
 // spec: "whose sum is 1 ± 1e-6").
 const ProbabilityTolerance = 1e-6
 
-// replayFault is a replay fault: an error, check "replay" (PRODUCT.md §10).
+// replayFault is a replay fault: an error, check "replay" (README "jevcheck v0.1 contracts").
 func replayFault(code, msg string) diag.Result {
 	return diag.Result{Source: diag.SourceJev, Check: CheckReplay, Outcome: diag.Error,
 		Severity: diag.SeverityError, Code: code, Message: msg}

@@ -166,7 +166,7 @@ func TestReplayValidation(t *testing.T) {
 	}
 }
 
-// TestModels covers pinning and response identity (PRODUCT.md §10).
+// TestModels covers pinning and response identity (README "jevcheck v0.1 contracts").
 func TestModels(t *testing.T) {
 	ok := caseJSON("t-1", `"q": {"choice": "billing"}`)
 	contract := func(baseline, meta string) string {

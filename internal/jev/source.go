@@ -15,7 +15,7 @@ import (
 )
 
 // MaxJSON is the largest JSON text evalgate reads: a JSON contract or replay
-// file, or one line of a JSONL contract (PRODUCT.md §10: 16 MiB; longer is
+// file, or one line of a JSONL contract (README "jevcheck v0.1 contracts": 16 MiB; longer is
 // too_large).
 const MaxJSON = 16 << 20
 

@@ -196,7 +196,7 @@ var (
 
 // meta checks the contract's own keys: the JSON object's, or those of a
 // JSONL _meta line (where version is optional and defaults to "0.1", and
-// baseline_model may come from Options.BaselineModel alone: PRODUCT.md §10).
+// baseline_model may come from Options.BaselineModel alone: README "jevcheck v0.1 contracts").
 func (v *validator) meta(obj map[string]any, jsonl bool) {
 	allowed := contractKeys
 	if jsonl {

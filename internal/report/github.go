@@ -35,7 +35,7 @@ type GitHubOptions struct {
 // notice) the Actions runner shows for one step; it drops the rest.
 const annotationCap = 10
 
-// WriteGitHub writes r for GitHub Actions (PRODUCT.md §5):
+// WriteGitHub writes r for GitHub Actions (README "SARIF, JUnit and the GitHub format"):
 //
 //  1. to w, the text report between "::stop-commands::TOKEN" and "::TOKEN::",
 //     so that nothing a page or grader printed acts as a workflow command;
@@ -243,7 +243,7 @@ func annotationFields(res *diag.Result) map[string]string {
 
 // annotationText prepares page text for an annotation. The library escapes
 // only %, CR and LF in a message, which the runner turns back into line
-// breaks; PRODUCT.md §5 wants every line break and control escaped as in
+// breaks; README "SARIF, JUnit and the GitHub format" wants every line break and control escaped as in
 // the other formats, so OneLine comes first. "##[" is written "#\#[" as in
 // the text report, for the runner's legacy parser.
 func annotationText(s string) string {

@@ -9,7 +9,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// The JSON report, version 1 (PRODUCT.md §4.2). Field order is the order of
+// The JSON report, version 1 (README "Results, outcomes and blocking"). Field order is the order of
 // the struct fields; absent values are null, never left out.
 type jsonReport struct {
 	Version int          `json:"version"`

@@ -10,7 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Report is everything one run found (PRODUCT.md §4.2).
+// Report is everything one run found (README "Results, outcomes and blocking").
 type Report struct {
 	Tool    Tool
 	Scope   Scope

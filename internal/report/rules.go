@@ -8,7 +8,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Rule id prefixes (PRODUCT.md §5). A rule id is stable across runs: code
+// Rule id prefixes (README "Results, outcomes and blocking"). A rule id is stable across runs: code
 // scanning keys its alerts on the rule id and the fingerprint.
 const (
 	rulePrefixSuite      = "suite/"
@@ -19,7 +19,7 @@ const (
 )
 
 // RuleID names the rule a result belongs to, shared by the SARIF writer and
-// any other writer that groups results by rule (PRODUCT.md §5):
+// any other writer that groups results by rule (README "Results, outcomes and blocking"):
 //
 //   - a suite's result (source config, check "suite:NAME"): "suite/NAME";
 //   - a definition fault, or a note that is no verdict: "definition/CODE";
@@ -84,7 +84,7 @@ func codeTitle(code string) string {
 }
 
 // assertionDocs says what each EvalCase v1 assertion checks (the contract's
-// §4 vocabulary, as PRODUCT.md §10 implements it). The report package may
+// §4 vocabulary, as README "Decisions where the specs are silent" implements it). The report package may
 // import only diag, so the few lines live here.
 var assertionDocs = map[string]string{
 	"protocol_complete":     "The response is a complete numbered protocol: items 1..k without gaps or empty items, the expected count and the terminator",

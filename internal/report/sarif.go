@@ -52,7 +52,7 @@ const (
 )
 
 // WriteSARIF writes r as a SARIF 2.1.0 log with one run, for GitHub code
-// scanning (PRODUCT.md §5). Only fail and error results become SARIF
+// scanning (README "SARIF, JUnit and the GitHub format"). Only fail and error results become SARIF
 // results, at most 25,000 of them (SARIFDropped says how many were left out);
 // every rule they name is declared in tool.driver.rules. The output is
 // indented JSON with a final newline and depends only on r.

@@ -16,7 +16,7 @@ type optKind int
 const (
 	optString  optKind = iota // a string
 	optBool                   // a boolean
-	optCount                  // an integer >= 0 (3.0 and 1e3 are integers: PRODUCT.md section 10)
+	optCount                  // an integer >= 0 (3.0 and 1e3 are integers: README "Decisions where the specs are silent")
 	optStrings                // a non-empty list of non-blank strings
 )
 
