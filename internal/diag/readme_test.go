@@ -7,25 +7,28 @@ import (
 )
 
 // TestReadmeListsEveryCode keeps README.md's code table and the registry in
-// step: every registered code has a row, and every row is registered.
+// step: every registered code has a row with its outcome, severity and
+// title, and every row is registered.
 func TestReadmeListsEveryCode(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows := regexp.MustCompile("(?m)^\\| `([a-z0-9_]+)` \\| [^|]+ \\| ([^|]+) \\|$").FindAllStringSubmatch(string(b), -1)
-	inReadme := map[string]string{}
+	// | `code` | kind | outcome | severity | meaning |
+	rows := regexp.MustCompile("(?m)^\\| `([a-z0-9_]+)` \\| [^|]+ \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\|$").FindAllStringSubmatch(string(b), -1)
+	type row struct{ outcome, severity, title string }
+	inReadme := map[string]row{}
 	for _, m := range rows {
-		inReadme[m[1]] = m[2]
+		inReadme[m[1]] = row{m[2], m[3], m[4]}
 	}
 	for _, c := range Codes {
-		title, ok := inReadme[c.Code]
+		got, ok := inReadme[c.Code]
 		if !ok {
 			t.Errorf("README.md has no row for code %s", c.Code)
 			continue
 		}
-		if title != c.Title {
-			t.Errorf("README.md describes %s as %q, the registry as %q", c.Code, title, c.Title)
+		if want := (row{c.OutcomeText(), c.SeverityText(), c.Title}); got != want {
+			t.Errorf("README.md describes %s as %+v, the registry as %+v", c.Code, got, want)
 		}
 		delete(inReadme, c.Code)
 	}

@@ -1,0 +1,46 @@
+package diag
+
+import "strings"
+
+// NearMiss returns the candidate closest to s, for a "did you mean" hint,
+// and whether one is close enough to offer: at most one edit for names of up
+// to four characters, else at most a third of s's length. Letters compare
+// without case and '-' equals '_', so BROKEN-LINK finds broken_link. Ties go
+// to the earlier candidate, so the hint is the same on every run.
+func NearMiss(s string, candidates []string) (string, bool) {
+	key := nearKey(s)
+	limit := max(1, len([]rune(key))/3)
+	best, bestDist := "", limit+1
+	for _, c := range candidates {
+		if d := editDistance(key, nearKey(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best, best != "" && best != s
+}
+
+func nearKey(s string) string {
+	return strings.ReplaceAll(strings.ToLower(s), "-", "_")
+}
+
+// editDistance is the Levenshtein distance between a and b, in code points.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

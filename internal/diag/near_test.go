@@ -1,0 +1,49 @@
+package diag
+
+import "testing"
+
+func TestNearMiss(t *testing.T) {
+	codes := CodeNames()
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"broken_lnk", "broken_link", true},
+		{"brokenlink", "broken_link", true},
+		{"BROKEN-LINK", "broken_link", true},
+		{"unknwn_key", "unknown_key", true},
+		{"command_timout", "command_timeout", true},
+		{"NOPE", "", false},
+		{"xyz", "", false},
+		{"", "", false},
+		{"broken_link", "", false}, // the name itself is no hint
+	}
+	for _, tt := range tests {
+		got, ok := NearMiss(tt.in, codes)
+		if ok != tt.ok || ok && got != tt.want {
+			t.Errorf("NearMiss(%q) = %q, %v; want %q, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 3},
+		{"kitten", "sitting", 3},
+		{"héllo", "hello", 1}, // code points, not bytes
+		{"flaw", "lawn", 2},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+		if got := editDistance(tt.b, tt.a); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d (symmetry)", tt.b, tt.a, got, tt.want)
+		}
+	}
+}
