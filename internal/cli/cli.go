@@ -38,6 +38,10 @@ Usage:
                                        a jevcheck contract against a replayed candidate
   evalgate jev compare CONTRACT --from BASELINE --answers CANDIDATE [...]
                                        the baseline replay's answers become the expectations
+  evalgate explain [CODE]              what a result code means and how to fix it;
+                                       without CODE, every code
+  evalgate list [PATH...|--all]        the selected pages with their resolved evals,
+                                       fixtures and contracts with their case counts
   evalgate schema [evals|config]       print a JSON Schema, for editors
   evalgate version                     print version, commit and Go version
 
@@ -84,6 +88,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runCases(rest, stdout, stderr)
 	case "jev":
 		return runJev(rest, stdout, stderr)
+	case "explain":
+		return runExplain(rest, stdout, stderr)
+	case "list":
+		return runList(rest, stdout, stderr)
 	case "schema":
 		return runSchema(rest, stdout, stderr)
 	case "version", "--version":

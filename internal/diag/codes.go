@@ -577,3 +577,18 @@ func (c CodeInfo) SeverityText() string {
 	}
 	return c.Severity
 }
+
+// Kind is c's group for people, as README's code table shows it.
+func (c CodeInfo) Kind() string {
+	switch c.Group {
+	case "skip":
+		return "skip / pending"
+	case "builtin":
+		return "built-in tool"
+	case "evalcase":
+		return "EvalCase"
+	case "jev":
+		return "jevcheck"
+	}
+	return c.Group
+}

@@ -7,19 +7,19 @@ import (
 )
 
 // TestReadmeListsEveryCode keeps README.md's code table and the registry in
-// step: every registered code has a row with its outcome, severity and
-// title, and every row is registered.
+// step: every registered code has a row with its kind, outcome, severity
+// and title, and every row is registered.
 func TestReadmeListsEveryCode(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// | `code` | kind | outcome | severity | meaning |
-	rows := regexp.MustCompile("(?m)^\\| `([a-z0-9_]+)` \\| [^|]+ \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\|$").FindAllStringSubmatch(string(b), -1)
-	type row struct{ outcome, severity, title string }
+	rows := regexp.MustCompile("(?m)^\\| `([a-z0-9_]+)` \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\| ([^|]+) \\|$").FindAllStringSubmatch(string(b), -1)
+	type row struct{ kind, outcome, severity, title string }
 	inReadme := map[string]row{}
 	for _, m := range rows {
-		inReadme[m[1]] = row{m[2], m[3], m[4]}
+		inReadme[m[1]] = row{m[2], m[3], m[4], m[5]}
 	}
 	for _, c := range Codes {
 		got, ok := inReadme[c.Code]
@@ -27,7 +27,7 @@ func TestReadmeListsEveryCode(t *testing.T) {
 			t.Errorf("README.md has no row for code %s", c.Code)
 			continue
 		}
-		if want := (row{c.OutcomeText(), c.SeverityText(), c.Title}); got != want {
+		if want := (row{c.Kind(), c.OutcomeText(), c.SeverityText(), c.Title}); got != want {
 			t.Errorf("README.md describes %s as %+v, the registry as %+v", c.Code, got, want)
 		}
 		delete(inReadme, c.Code)

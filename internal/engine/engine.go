@@ -98,31 +98,10 @@ type run struct {
 // error means there is no report: a *UsageError (exit 2) or an internal
 // failure (exit 3).
 func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
-	if opts.Jobs < 1 {
-		opts.Jobs = runtime.NumCPU()
+	r, err := newRun(opts)
+	if err != nil {
+		return nil, ExitUsage, err
 	}
-	if opts.Notice == nil {
-		opts.Notice = func(string) {}
-	}
-	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
-		return nil, ExitUsage, usagef("--all, --base and PATH arguments exclude each other")
-	}
-	r := &run{opts: opts, pages: grader.NewPageCache()}
-	r.root, r.isRepo = FindRoot(opts.Dir)
-	r.rep = &report.Report{
-		Tool:     report.Tool{Name: "evalgate", Version: opts.Version},
-		Scope:    report.Scope{Mode: report.ScopeAll},
-		Category: opts.Category,
-	}
-	notice := opts.Notice
-	var mu sync.Mutex
-	r.opts.Notice = func(s string) {
-		mu.Lock()
-		defer mu.Unlock()
-		r.rep.Notices = append(r.rep.Notices, s)
-		notice(s)
-	}
-
 	cfg, cfgResults, err := r.loadConfig()
 	if err != nil {
 		return nil, ExitUsage, err
@@ -171,6 +150,36 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 		return r.rep, ExitBlocking, nil
 	}
 	return r.rep, ExitOK, nil
+}
+
+// newRun starts a run: defaults applied, the flags' exclusions checked, the
+// repository root found, notices recorded in the report.
+func newRun(opts Options) (*run, error) {
+	if opts.Jobs < 1 {
+		opts.Jobs = runtime.NumCPU()
+	}
+	if opts.Notice == nil {
+		opts.Notice = func(string) {}
+	}
+	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
+		return nil, usagef("--all, --base and PATH arguments exclude each other")
+	}
+	r := &run{opts: opts, pages: grader.NewPageCache()}
+	r.root, r.isRepo = FindRoot(opts.Dir)
+	r.rep = &report.Report{
+		Tool:     report.Tool{Name: "evalgate", Version: opts.Version},
+		Scope:    report.Scope{Mode: report.ScopeAll},
+		Category: opts.Category,
+	}
+	notice := opts.Notice
+	var mu sync.Mutex
+	r.opts.Notice = func(s string) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.rep.Notices = append(r.rep.Notices, s)
+		notice(s)
+	}
+	return r, nil
 }
 
 func btoi(b bool) int {

@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+const explainUsage = `Usage: evalgate explain [CODE...]
+
+Prints what a result code means: its kind, outcome and severity, what it
+says, an example that gives it and how to fix it. Without CODE, lists every
+code, one line each: code, outcome, severity and title. The text comes from
+the registry that README's "Codes" table is tested against.
+
+Exit status: 0, or 2 for an unknown code or a usage error.
+`
+
+// runExplain is `evalgate explain [CODE...]`.
+func runExplain(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("explain")
+	codes, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, explainUsage)
+		return engine.ExitOK
+	}
+	if err != nil {
+		return usageErr(stderr, "explain: %v", err)
+	}
+	if len(codes) == 0 {
+		if err := report.WriteCodeList(stdout, diag.Codes); err != nil {
+			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+			return engine.ExitInternal
+		}
+		return engine.ExitOK
+	}
+	infos := make([]diag.CodeInfo, 0, len(codes))
+	for _, code := range codes {
+		info, ok := diag.LookupCode(code)
+		if !ok {
+			msg := fmt.Sprintf("explain: unknown code %q", code)
+			if near, ok := diag.NearMiss(code, diag.CodeNames()); ok {
+				msg += fmt.Sprintf(" (did you mean %s?)", near)
+			}
+			return usageErr(stderr, "%s; evalgate explain lists every code", msg)
+		}
+		infos = append(infos, info)
+	}
+	for i, info := range infos {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		if err := report.WriteExplain(stdout, info); err != nil {
+			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+			return engine.ExitInternal
+		}
+	}
+	return engine.ExitOK
+}
