@@ -63,7 +63,7 @@ func (l *casesFileList) Set(v string) error {
 	return nil
 }
 
-// runCases is `evalgate cases` (PRODUCT.md §1, §10).
+// runCases is `evalgate cases` (README "Commands", §10).
 func runCases(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("cases")
 	var candidatesFlag casesFileList
@@ -290,7 +290,7 @@ func casesRel(root, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// finishCases decides blocking (PRODUCT.md §4.3: a fail of severity error
+// finishCases decides blocking (README "Results, outcomes and blocking": a fail of severity error
 // and every error block; report assertions, severity warning, never do),
 // sorts and counts.
 func finishCases(rep *report.Report) {

@@ -141,7 +141,7 @@ func checkInvariants(t testing.TB, cfg *config.Config, faults []diag.Result, tex
 	}
 }
 
-// TestProductExample pins every value of PRODUCT.md §7's example.
+// TestProductExample pins every value of README "Configuration"'s example.
 func TestProductExample(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("testdata", "ok", "product-example.yaml"))
 	if err != nil {

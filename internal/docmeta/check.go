@@ -46,7 +46,7 @@ const maxTimeoutMS = math.MaxInt32
 
 // checker collects the definition faults and notes of one document as
 // Results. Every fault is Check "definition", Outcome fail, Severity error
-// (PRODUCT.md §4.1); File is left for the caller to stamp.
+// (README "Results, outcomes and blocking"); File is left for the caller to stamp.
 type checker struct {
 	source  diag.Source
 	results []diag.Result
@@ -67,7 +67,7 @@ func (c *checker) fault(pos diag.Pos, code, format string, args ...any) {
 	})
 }
 
-// note records a result that never enters a verdict (PRODUCT.md §4.1).
+// note records a result that never enters a verdict (README "Results, outcomes and blocking").
 func (c *checker) note(pos diag.Pos, check string, sev diag.Severity, code, msg string) {
 	c.results = append(c.results, diag.Result{
 		Source:      c.source,
@@ -164,7 +164,7 @@ func (c *checker) id(n *frontmatter.Node, what string) (string, bool) {
 	return s, ok
 }
 
-// number checks that n is a finite number (PRODUCT.md §10: .inf and .nan are
+// number checks that n is a finite number (README "Decisions where the specs are silent": .inf and .nan are
 // invalid_value wherever a number is expected).
 func (c *checker) number(n *frontmatter.Node, what string) (float64, bool) {
 	if n.Kind != frontmatter.Number {
@@ -179,7 +179,7 @@ func (c *checker) number(n *frontmatter.Node, what string) (float64, bool) {
 }
 
 // integer checks that n is an integral number in [lo, hi]. Integral floats
-// (3.0, 1e3) count as integers (PRODUCT.md §10).
+// (3.0, 1e3) count as integers (README "Decisions where the specs are silent").
 func (c *checker) integer(n *frontmatter.Node, what string, lo, hi int) (int, bool) {
 	if n.Kind != frontmatter.Number {
 		c.fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, describe(n))
@@ -208,7 +208,7 @@ func (c *checker) integer(n *frontmatter.Node, what string, lo, hi int) (int, bo
 }
 
 // boolean checks that n is a boolean. YAML 1.2 reads yes/no/on/off as
-// strings (PRODUCT.md §10), so the message says what to write instead.
+// strings (README "Decisions where the specs are silent"), so the message says what to write instead.
 func (c *checker) boolean(n *frontmatter.Node, what string) (bool, bool) {
 	if n.Kind == frontmatter.Bool {
 		return n.Bool, true
@@ -277,7 +277,7 @@ func (c *checker) stringList(n *frontmatter.Node, what string, unique bool) ([]s
 }
 
 // severity checks a severity value. `notice` is proposal.4's spelling of
-// info (PRODUCT.md §10), so its message says so.
+// info (README "Decisions where the specs are silent"), so its message says so.
 func (c *checker) severity(n *frontmatter.Node, what string) (diag.Severity, bool) {
 	s, ok := c.str(n, what)
 	if !ok {

@@ -11,7 +11,7 @@ import (
 
 // Origin says where an eval's definition was written. It decides the working
 // directory of a command and the base of relative paths in options
-// (PRODUCT.md §8): the page's directory, or the config file's.
+// (README "Graders"): the page's directory, or the config file's.
 type Origin int
 
 const (
@@ -95,7 +95,7 @@ type Provenance struct {
 // Page is the outcome of validating and resolving one page's frontmatter.
 type Page struct {
 	// HasEvals is true when the root holds `evals` or any `eval-*` key, valid
-	// or not (PRODUCT.md §2: such a page counts as having evals).
+	// or not (README "Which files are checked": such a page counts as having evals).
 	HasEvals bool
 	Suite    string // eval-suite, when valid
 	SuitePos diag.Pos

@@ -25,7 +25,7 @@ const (
 // config's catalog (nil when there is no config). root is normally a Map; a
 // nil or non-Map root holds no evals. Every fault is collected: an entry with
 // a fault is left out of Page.Evals, and the valid entries still resolve.
-// Definitions are validated on skipped pages and entries too (PRODUCT.md §10).
+// Definitions are validated on skipped pages and entries too (README "Decisions where the specs are silent").
 func ValidatePage(root *frontmatter.Node, cat *Catalog) *Page {
 	p := &Page{}
 	if root == nil || root.Kind != frontmatter.Map {

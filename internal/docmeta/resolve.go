@@ -7,8 +7,8 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
-// resolver turns an `evals` value into an eval plan (PRODUCT.md §10,
-// spec-origins §2.3 where PRODUCT.md does not decide otherwise). It serves a
+// resolver turns an `evals` value into an eval plan (README "Decisions where the specs are silent"; where
+// README is silent, as the vocabulary's reference tool resolves). It serves a
 // page (its entries after its suite's evals) and a config suite (its entries
 // alone).
 type resolver struct {
@@ -144,7 +144,7 @@ func optionsPos(n *frontmatter.Node) diag.Pos {
 // reference resolves a valid use: entry: a copy of the named eval (the
 // suite's copy when the page's suite holds the id), with skip, type,
 // severity and weight overridden and options merged one level deep, page
-// keys over the named eval's (PRODUCT.md §10). Its id is the name it uses,
+// keys over the named eval's (README "Decisions where the specs are silent"). Its id is the name it uses,
 // its position the page entry, its Origin config.
 func (r *resolver) reference(e *entry) *Eval {
 	if e.id == "" {
@@ -197,8 +197,8 @@ func (r *resolver) reference(e *entry) *Eval {
 }
 
 // mergeOptions merges page options over a named eval's, one level deep: a
-// page key replaces the named eval's value for that key whole (PRODUCT.md
-// §10). The named eval's entries keep their order and lose their positions,
+// page key replaces the named eval's value for that key whole (README
+// "Decisions where the specs are silent"). The named eval's entries keep their order and lose their positions,
 // which belong to another file; the page's new keys follow in page order.
 func mergeOptions(base, page *frontmatter.Node) *frontmatter.Node {
 	out := &frontmatter.Node{Kind: frontmatter.Map, Pos: page.Pos}
@@ -238,7 +238,7 @@ func unpositioned(n *frontmatter.Node) *frontmatter.Node {
 	return &cp
 }
 
-// staleNote reports stale_generated_command (PRODUCT.md §10): grader
+// staleNote reports stale_generated_command (README "Decisions where the specs are silent"): grader
 // command, command, hash and assertion present, and the hash differs from
 // the lowercase hex SHA-256 of the exact assertion bytes. The command still
 // runs. Only the definition's own entry reports it (hashPos known), not a

@@ -42,7 +42,7 @@ func TestPatterns(t *testing.T) {
 }
 
 // TestNoEvals: frontmatter without evals keys, or that is not a mapping,
-// gives an empty page (PRODUCT.md §2: no result).
+// gives an empty page (README "Which files are checked": no result).
 func TestNoEvals(t *testing.T) {
 	for _, text := range []string{"", "title: x", "- a\n- b", "just text", "Eval-Suite: x\nevalsuite: y"} {
 		root, probs := frontmatter.ParseYAML([]byte(text), 1)
