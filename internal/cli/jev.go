@@ -153,7 +153,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 			return engine.ExitInternal
 		}
-	} else if err := rep.WriteSummary(stdout); err != nil {
+	} else if err := writeJevSummary(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,7 +88,8 @@ func decodeBoth(b *testing.B, ctext, rtext []byte) {
 }
 
 // evalBoth is what `evalgate jev eval` does after reading the files: load and
-// validate the contract and the replay, evaluate, write the summary.
+// validate the contract and the replay, evaluate (internal/cli writes the
+// summary from the report).
 func evalBoth(b *testing.B, ctext, rtext []byte) {
 	c, faults := LoadContract("contract.json", ctext, Options{CandidateModel: "jev-1.14"})
 	if len(faults) > 0 {
@@ -106,7 +106,6 @@ func evalBoth(b *testing.B, ctext, rtext []byte) {
 	if len(rep.Cases) != benchCases || rep.Unchanged == benchCases {
 		b.Fatalf("%d cases, %d unchanged", len(rep.Cases), rep.Unchanged)
 	}
-	rep.WriteSummary(io.Discard)
 }
 
 func BenchmarkDecode(b *testing.B) {

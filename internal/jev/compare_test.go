@@ -1,6 +1,7 @@
 package jev
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -33,11 +34,24 @@ func loadTestdata(t *testing.T, contract string, opts Options, replays ...string
 	return c, rs
 }
 
+// summary lays out a report's values as the summary of `evalgate jev` does
+// (internal/cli writes it, escaped): the tests read them at a glance.
 func summary(t *testing.T, rep *Report) string {
 	t.Helper()
 	var sb strings.Builder
-	if err := rep.WriteSummary(&sb); err != nil {
-		t.Fatal(err)
+	fmt.Fprintf(&sb, "evalgate jev %s: %s\nbaseline: %s  candidate: %s\n", rep.Mode, rep.Title, rep.Baseline, rep.Candidate)
+	fmt.Fprintf(&sb, "cases: %d  unchanged: %d  confidence regressions: %d  answer flips: %d\n", len(rep.Cases), rep.Unchanged, rep.Regressions, rep.Flips)
+	for _, c := range rep.Cases {
+		for _, f := range c.Fields {
+			if f.Outcome != Unchanged {
+				fmt.Fprintf(&sb, "%s %s: %s  [%s]\n", c.ID, f.Field, f.Detail, f.Outcome.Label())
+			}
+		}
+	}
+	if rep.Breaking() {
+		sb.WriteString("breaking\n")
+	} else {
+		sb.WriteString("compatible\n")
 	}
 	return sb.String()
 }

@@ -52,8 +52,8 @@ func (o Outcome) code() string {
 	return "ok"
 }
 
-// label is the summary's tag of an outcome.
-func (o Outcome) label() string {
+// Label is the summary's tag of an outcome ("flip", "regression").
+func (o Outcome) Label() string {
 	switch o {
 	case Regression:
 		return "regression"
@@ -320,20 +320,15 @@ func evalField(kind Kind, e Expect, thr float64, a *Answer) FieldResult {
 		}
 		yes := a.Noul >= thr
 		if known && yes != expYes {
-			// The noul is shown precisely when two decimals would put it on
-			// the other side of the threshold.
-			f := numFormat(fmt2(a.Noul) >= fmt2(thr) != yes)
-			return FieldResult{Outcome: Flip, Detail: fmt.Sprintf("%s→%s (%s)", yesNo(expYes), yesNo(yes), f(a.Noul)),
+			return FieldResult{Outcome: Flip, Detail: fmt.Sprintf("%s→%s (%s)", yesNo(expYes), yesNo(yes), fmt2(a.Noul)),
 				Evidence: map[string]any{"expected": yesNo(expYes), "actual": yesNo(yes), "noul": a.Noul, "noul_true_threshold": thr}}
 		}
 		if e.Noul.Set && e.NoulTolerance.Set && exceeds(math.Abs(a.Noul-e.Noul.V), e.NoulTolerance.V) {
-			f := numFormat(!exceeds(math.Abs(fmt2(a.Noul)-fmt2(e.Noul.V)), fmt2(e.NoulTolerance.V)))
-			return FieldResult{Outcome: Regression, Detail: fmt.Sprintf("noul %s→%s (tolerance %s)", f(e.Noul.V), f(a.Noul), f(e.NoulTolerance.V)),
+			return FieldResult{Outcome: Regression, Detail: fmt.Sprintf("noul %s→%s (tolerance %s)", fmt2(e.Noul.V), fmt2(a.Noul), fmt2(e.NoulTolerance.V)),
 				Evidence: map[string]any{"expected": e.Noul.V, "actual": a.Noul, "noul_tolerance": e.NoulTolerance.V}}
 		}
 		if e.MinNoul.Set && a.Noul < e.MinNoul.V {
-			f := numFormat(fmt2(a.Noul) >= fmt2(e.MinNoul.V))
-			return FieldResult{Outcome: Regression, Detail: fmt.Sprintf("noul %s < %s", f(a.Noul), f(e.MinNoul.V)),
+			return FieldResult{Outcome: Regression, Detail: fmt.Sprintf("noul %s < %s", fmt2(a.Noul), fmt2(e.MinNoul.V)),
 				Evidence: map[string]any{"actual": a.Noul, "min_noul": e.MinNoul.V}}
 		}
 	case KindScore:
@@ -346,8 +341,7 @@ func evalField(kind Kind, e Expect, thr float64, a *Answer) FieldResult {
 				if e.ScoreTolerance.Set {
 					ev["score_tolerance"] = e.ScoreTolerance.V
 				}
-				f := numFormat(Level(fmt2(a.Score)) != la)
-				return FieldResult{Outcome: Flip, Detail: fmt.Sprintf("level %s→%s (%s)", fmtNum(lx), fmtNum(la), f(a.Score)), Evidence: ev}
+				return FieldResult{Outcome: Flip, Detail: fmt.Sprintf("level %s→%s (%s)", fmtNum(lx), fmtNum(la), fmt2(a.Score)), Evidence: ev}
 			}
 		}
 	}
@@ -376,29 +370,17 @@ func confidence(e Expect, scalar float64) FieldResult {
 		ev["min_confidence"] = e.MinConfidence.V
 	}
 	if dropped {
-		f := numFormat(!exceeds(fmt2(e.BaselineConfidence.V)-fmt2(scalar), fmt2(e.ConfidenceTolerance.V)))
 		return FieldResult{Outcome: Regression, Evidence: ev,
-			Detail: fmt.Sprintf("confidence %s→%s (tolerance %s)", f(e.BaselineConfidence.V), f(scalar), f(e.ConfidenceTolerance.V))}
+			Detail: fmt.Sprintf("confidence %s→%s (tolerance %s)", fmt2(e.BaselineConfidence.V), fmt2(scalar), fmt2(e.ConfidenceTolerance.V))}
 	}
-	f := numFormat(fmt2(scalar) >= fmt2(e.MinConfidence.V))
-	return FieldResult{Outcome: Regression, Evidence: ev, Detail: fmt.Sprintf("confidence %s < %s", f(scalar), f(e.MinConfidence.V))}
+	return FieldResult{Outcome: Regression, Evidence: ev, Detail: fmt.Sprintf("confidence %s < %s", fmt2(scalar), fmt2(e.MinConfidence.V))}
 }
 
-// fmt2 is x rounded to the two decimals details show.
-func fmt2(x float64) float64 {
-	f, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 2, 64), 64)
-	return f
-}
-
-// numFormat formats the numbers of a detail with two decimals (0.94→0.71),
-// or, when two decimals would hide why the field failed (0.799999 against a
-// floor of 0.8 reads "0.80 < 0.80"), as precisely as they read back.
-func numFormat(precise bool) func(float64) string {
-	if precise {
-		return fmtNum
-	}
-	return func(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
-}
+// fmt2 writes a number of a detail with two decimals (0.94→0.71), as the
+// jevcheck contract's summary does, even where rounding hides why the field
+// failed (0.799999 against a floor of 0.8 reads "0.80 < 0.80"): the result's
+// evidence keeps the exact numbers.
+func fmt2(x float64) string { return strconv.FormatFloat(x, 'f', 2, 64) }
 
 func yesNo(b bool) string {
 	if b {

@@ -104,9 +104,9 @@ func TestEvalField(t *testing.T) {
 		// Floors compare strictly: equal passes.
 		{"floor exactly", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.8), Unchanged, "unchanged"},
 		{"floor a hair above", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.800001), Unchanged, "unchanged"},
-		{"floor a hair below", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.799999), Regression, "confidence 0.799999 < 0.8"},
+		{"floor a hair below", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.799999), Regression, "confidence 0.80 < 0.80"},
 		{"floor below", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.71), Regression, "confidence 0.71 < 0.80"},
-		{"floor without epsilon", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.8-1e-12), Regression, "confidence 0.799999999999 < 0.8"},
+		{"floor without epsilon", KindChoice, with(billing, func(e *Expect) { e.MinConfidence = some(0.8) }), 0.5, choice("billing", 0.8-1e-12), Regression, "confidence 0.80 < 0.80"},
 
 		// Tolerances are inclusive, with a 1e-9 epsilon.
 		{"drop of exactly the tolerance 0.8→0.7 at 0.1", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.8), some(0.1) }),
@@ -114,7 +114,9 @@ func TestEvalField(t *testing.T) {
 		{"drop within the epsilon", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.8), some(0.1) }),
 			0.5, choice("billing", 0.7-1e-10), Unchanged, "unchanged"},
 		{"drop a hair beyond", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.8), some(0.1) }),
-			0.5, choice("billing", 0.699999), Regression, "confidence 0.8→0.699999 (tolerance 0.1)"},
+			0.5, choice("billing", 0.699999), Regression, "confidence 0.80→0.70 (tolerance 0.10)"},
+		{"the issue's drop 0.9→0.6999 at 0.2", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.9), some(0.2) }),
+			0.5, choice("billing", 0.6999), Regression, "confidence 0.90→0.70 (tolerance 0.20)"},
 		{"drop beyond", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.94), some(0.1) }),
 			0.5, choice("billing", 0.71), Regression, "confidence 0.94→0.71 (tolerance 0.10)"},
 		{"higher confidence is no regression", KindChoice, with(billing, func(e *Expect) { e.BaselineConfidence, e.ConfidenceTolerance = some(0.8), some(0) }),
@@ -131,7 +133,7 @@ func TestEvalField(t *testing.T) {
 		// Noul: noul >= threshold is yes; the scalar is noul itself.
 		{"noul exactly at the threshold is yes", KindNoul, yes, 0.5, noul(0.5), Unchanged, "unchanged"},
 		{"noul a hair above the threshold", KindNoul, yes, 0.5, noul(0.500001), Unchanged, "unchanged"},
-		{"noul a hair below the threshold", KindNoul, yes, 0.5, noul(0.499999), Flip, "yes→no (0.499999)"},
+		{"noul a hair below the threshold", KindNoul, yes, 0.5, noul(0.499999), Flip, "yes→no (0.50)"},
 		{"noul flips to no", KindNoul, yes, 0.5, noul(0.42), Flip, "yes→no (0.42)"},
 		{"noul flips to yes", KindNoul, Expect{HasNoulTrue: true}, 0.5, noul(0.5), Flip, "no→yes (0.50)"},
 		{"polarity from the expected noul", KindNoul, Expect{Noul: some(0.8)}, 0.5, noul(0.3), Flip, "yes→no (0.30)"},
@@ -140,7 +142,7 @@ func TestEvalField(t *testing.T) {
 		{"another threshold", KindNoul, yes, 0.7, noul(0.65), Flip, "yes→no (0.65)"},
 		{"noul drift of exactly the tolerance 0.8→0.7 at 0.1", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.7), Unchanged, "unchanged"},
 		{"noul drift up of exactly the tolerance", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.9), Unchanged, "unchanged"},
-		{"noul drift a hair beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.699999), Regression, "noul 0.8→0.699999 (tolerance 0.1)"},
+		{"noul drift a hair beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.699999), Regression, "noul 0.80→0.70 (tolerance 0.10)"},
 		{"noul drift beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.65), Regression, "noul 0.80→0.65 (tolerance 0.10)"},
 		{"noul drift up beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.95), Regression, "noul 0.80→0.95 (tolerance 0.10)"},
 		{"noul without a tolerance checks no drift", KindNoul, Expect{Noul: some(0.8)}, 0.5, noul(0.51), Unchanged, "unchanged"},
@@ -153,7 +155,7 @@ func TestEvalField(t *testing.T) {
 		// suppressing a level flip.
 		{"score exactly at the tolerance 2 vs 1.5 at 0.5", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.5, 0.9), Unchanged, "unchanged"},
 		{"score a hair inside", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.500001, 0.9), Unchanged, "unchanged"},
-		{"score a hair beyond", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.499999, 0.9), Flip, "level 2→1 (1.499999)"},
+		{"score a hair beyond", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.499999, 0.9), Flip, "level 2→1 (1.50)"},
 		{"score 1.4 vs 1.6 at 0.2 is within", KindScore, Expect{Score: some(1.4), ScoreTolerance: some(0.2)}, 0.5, score(1.6, 0.9), Unchanged, "unchanged"},
 		{"score 1.4 vs 1.61 at 0.2 flips", KindScore, Expect{Score: some(1.4), ScoreTolerance: some(0.2)}, 0.5, score(1.61, 0.9), Flip, "level 1→2 (1.61)"},
 		{"expected 1.8 vs actual 2.2 at 0.1 is unchanged", KindScore, Expect{Score: some(1.8), ScoreTolerance: some(0.1)}, 0.5, score(2.2, 0.9), Unchanged, "unchanged"},
@@ -213,10 +215,6 @@ func TestEvalReport(t *testing.T) {
 	if len(faults) > 0 {
 		t.Fatal(codes(faults))
 	}
-	var sb strings.Builder
-	if err := rep.WriteSummary(&sb); err != nil {
-		t.Fatal(err)
-	}
 	wantSummary := `evalgate jev eval: demo
 baseline: jev-1.13  candidate: jev-1.14
 cases: 4  unchanged: 1  confidence regressions: 1  answer flips: 2
@@ -226,8 +224,8 @@ c-3 n: missing answer  [flip]
 c-3 s: confidence 0.49 < 0.50  [regression]
 breaking
 `
-	if sb.String() != wantSummary {
-		t.Errorf("summary:\n%s\nwant:\n%s", sb.String(), wantSummary)
+	if got := summary(t, rep); got != wantSummary {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, wantSummary)
 	}
 	if !rep.Breaking() {
 		t.Error("not breaking")
@@ -265,15 +263,15 @@ func TestEvalCompatibleSummary(t *testing.T) {
 	if len(faults) > 0 {
 		t.Fatal(codes(faults))
 	}
-	var sb strings.Builder
-	rep.WriteSummary(&sb)
 	want := "evalgate jev eval: dir/c.jsonl\nbaseline: jev-1.13  candidate: (replay)\ncases: 1  unchanged: 1  confidence regressions: 0  answer flips: 0\ncompatible\n"
-	if sb.String() != want {
-		t.Errorf("summary %q, want %q", sb.String(), want)
+	if got := summary(t, rep); got != want {
+		t.Errorf("summary %q, want %q", got, want)
 	}
 }
 
-func TestSummaryEscapes(t *testing.T) {
+// The report holds the contract's and the replay's text as it is: jev never
+// escapes for a terminal; internal/cli escapes every line it writes.
+func TestReportValuesUnescaped(t *testing.T) {
 	c, faults := LoadContract("c.json", []byte(contractJSON(`"name": "a\nb::c ##[x]"`,
 		strings.Replace(caseJSON("id\u2028x", `"q": {"choice": "billing"}`), `"billing": null`, `"billing": null, "x\ty": null`, 1))), Options{})
 	if len(faults) > 0 {
@@ -284,15 +282,9 @@ func TestSummaryEscapes(t *testing.T) {
 		t.Fatal(codes(rf))
 	}
 	rep, _ := Eval(c, r)
-	var sb strings.Builder
-	rep.WriteSummary(&sb)
-	want := "evalgate jev eval: a\\nb::c #\\#[x]\n" +
-		"baseline: jev-1.13  candidate: (replay)\n" +
-		"cases: 1  unchanged: 0  confidence regressions: 0  answer flips: 1\n" +
-		"id\\u2028x q: billing→x\\ty  [flip]\n" +
-		"breaking\n"
-	if sb.String() != want {
-		t.Errorf("summary %q, want %q", sb.String(), want)
+	if rep.Title != "a\nb::c ##[x]" || len(rep.Cases) != 1 || rep.Cases[0].ID != "id\u2028x" ||
+		len(rep.Cases[0].Fields) != 1 || rep.Cases[0].Fields[0].Detail != "billing→x\ty" {
+		t.Errorf("report %+v", rep)
 	}
 }
 

@@ -85,9 +85,8 @@ func FuzzContract(f *testing.F) {
 		checkResults(t, "r.json", replay, faults)
 		rs := rep.Results()
 		checkResults(t, file, text, rs)
-		var sb strings.Builder
-		if err := rep.WriteSummary(&sb); err != nil || strings.Count(sb.String(), "\n") < 4 {
-			t.Fatalf("summary %q: %v", sb.String(), err)
+		if rep.Unchanged+rep.Regressions+rep.Flips != len(rep.Cases) {
+			t.Fatalf("counts %d+%d+%d for %d cases", rep.Unchanged, rep.Regressions, rep.Flips, len(rep.Cases))
 		}
 	})
 }

@@ -1,14 +1,16 @@
-package jev
+package cli
 
 import (
 	"bufio"
 	"fmt"
 	"io"
 
+	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
-// WriteSummary writes the summary of `evalgate jev` (PRODUCT.md §10):
+// writeJevSummary writes the summary of `evalgate jev` (README "jevcheck
+// v0.1 contracts"):
 //
 //	evalgate jev eval: NAME
 //	baseline: MODEL  candidate: MODEL
@@ -16,13 +18,15 @@ import (
 //	CASE FIELD: DETAIL  [flip|regression]    (one per field that changed)
 //	compatible|breaking
 //
-// Fields come in contract case order and expect key order. Every line is
-// one line, escaped as every line evalgate writes (PRODUCT.md §5).
-func (r *Report) WriteSummary(w io.Writer) error {
+// Fields come in contract case order and expect key order. jev gives the
+// summary's values unescaped; every line is escaped here, as every line
+// evalgate writes (README "Results, outcomes and blocking").
+func writeJevSummary(w io.Writer, r *jev.Report) error {
 	bw := bufio.NewWriter(w)
-	// Each string argument (a title, a model, a case id, a field) is
-	// escaped as untrusted text first, so that one starting with white
-	// space is escaped there too, wherever it lands in the line.
+	// Each string argument (a title, a model, a case id, a field, a detail
+	// holding labels) is escaped as untrusted text first, so that one
+	// starting with white space is escaped there too, wherever it lands in
+	// the line.
 	line := func(format string, args ...any) {
 		for i, a := range args {
 			if s, ok := a.(string); ok {
@@ -38,8 +42,8 @@ func (r *Report) WriteSummary(w io.Writer) error {
 		len(r.Cases), r.Unchanged, r.Regressions, r.Flips)
 	for _, c := range r.Cases {
 		for _, f := range c.Fields {
-			if f.Outcome != Unchanged {
-				line("%s %s: %s  [%s]", c.ID, f.Field, f.Detail, f.Outcome.label())
+			if f.Outcome != jev.Unchanged {
+				line("%s %s: %s  [%s]", c.ID, f.Field, f.Detail, f.Outcome.Label())
 			}
 		}
 	}

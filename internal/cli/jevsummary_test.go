@@ -1,32 +1,33 @@
-package jev
+package cli
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/actionslog"
+	"github.com/evalgate/evalgate/internal/jev"
 )
 
 // Every string of the summary is escaped as untrusted text: white space at
 // its start (which the Actions runner would trim before "::") and bidi or
 // zero-width characters anywhere become \uNNNN, and no line reads as a
 // workflow command.
-func TestWriteSummaryEscapes(t *testing.T) {
-	r := &Report{
+func TestWriteJevSummaryEscapes(t *testing.T) {
+	r := &jev.Report{
 		Mode: "eval", Title: "\u00a0::stop-commands::t",
 		Baseline: "\u3000::error::b", Candidate: "c\u202e",
-		Cases: []CaseResult{
-			{ID: "\u00a0::stop-commands::x", Outcome: Flip, Fields: []FieldResult{
-				{Field: "\u2007::f", Outcome: Flip, Detail: "a→b\u200b"},
+		Cases: []jev.CaseResult{
+			{ID: "\u00a0::stop-commands::x", Outcome: jev.Flip, Fields: []jev.FieldResult{
+				{Field: "\u2007::f", Outcome: jev.Flip, Detail: "a→b\u200b"},
 			}},
-			{ID: "", Outcome: Regression, Fields: []FieldResult{
-				{Field: "\u00a0::add-mask::m", Outcome: Regression, Detail: "\n::error::d"},
+			{ID: "", Outcome: jev.Regression, Fields: []jev.FieldResult{
+				{Field: "\u00a0::add-mask::m", Outcome: jev.Regression, Detail: "\n::error::d"},
 			}},
 		},
 		Flips: 1, Regressions: 1,
 	}
 	var b strings.Builder
-	if err := r.WriteSummary(&b); err != nil {
+	if err := writeJevSummary(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	want := `evalgate jev eval: \u00a0::stop-commands::t
