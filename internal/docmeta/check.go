@@ -193,11 +193,13 @@ func (c *checker) integer(n *frontmatter.Node, what string, lo, hi int) (int, bo
 		c.fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, describe(n))
 		return 0, false
 	}
-	if n.Num < float64(lo) || n.Num > float64(hi) {
+	if below, above := n.Num < float64(lo), n.Num > float64(hi); below || above {
+		// An open side (±maxInt, a float64's exact integers) is not named
+		// as a range: the message names the bound that n crossed.
 		switch {
-		case hi == maxInt:
+		case below && hi == maxInt:
 			c.fault(n.Pos, "invalid_value", "%s must be an integer of at least %d, got %s", what, lo, describe(n))
-		case lo == -maxInt:
+		case above && lo == -maxInt:
 			c.fault(n.Pos, "invalid_value", "%s must be an integer of at most %d, got %s", what, hi, describe(n))
 		default:
 			c.fault(n.Pos, "invalid_value", "%s must be an integer from %d to %d, got %s", what, lo, hi, describe(n))
