@@ -136,6 +136,19 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
+// emptyBase is the usage error of --base given empty (--base "" or
+// --base=), which the flag package cannot tell from no --base: an empty REF
+// resolves to no commit, so it is exit 2 like any REF that does not resolve
+// (README "Which files are checked"), never a run that checks everything.
+func emptyBase(fs *flag.FlagSet, stderr io.Writer) (int, bool) {
+	var empty bool
+	fs.Visit(func(f *flag.Flag) { empty = empty || (f.Name == "base" && f.Value.String() == "") })
+	if !empty {
+		return 0, false
+	}
+	return usageErr(stderr, "--base \"\": an empty REF names no commit"), true
+}
+
 func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	name := "check"
 	if mode == engine.ModeValidate {
@@ -162,6 +175,9 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		return usageErr(stderr, "%s: %v", name, err)
+	}
+	if code, ok := emptyBase(fs, stderr); ok {
+		return code
 	}
 	f, err := report.ParseFormat(*format)
 	if err != nil {

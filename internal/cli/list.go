@@ -48,6 +48,9 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(stderr, "list: %v", err)
 	}
+	if code, ok := emptyBase(fs, stderr); ok {
+		return code
+	}
 	write := report.WriteListText
 	switch report.Format(*format) {
 	case report.FormatText:
