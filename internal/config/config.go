@@ -53,10 +53,16 @@ type Config struct {
 	Notes []diag.Result
 }
 
-// Pages selects the Markdown pages (PRODUCT.md §2).
+// Pages selects the Markdown pages (README "Which files are checked").
 type Pages struct {
-	Include []string // doublestar globs relative to Dir; default DefaultPages
-	Exclude []string
+	// Include holds doublestar globs relative to Dir; DefaultPages, relative
+	// to the repository root, when the config sets none (WholeRepo).
+	Include []string
+	// WholeRepo says Include is DefaultPages: they cover the whole
+	// repository wherever the config file lives (README "Which files are
+	// checked"), not only its directory.
+	WholeRepo bool
+	Exclude   []string // doublestar globs relative to Dir
 }
 
 // Tool is a tool:* integration defined in the config, run like a command
@@ -110,7 +116,7 @@ func Default(root string) *Config {
 	return &Config{
 		Dir:      dir,
 		Version:  1,
-		Pages:    Pages{Include: append([]string(nil), DefaultPages...)},
+		Pages:    Pages{Include: append([]string(nil), DefaultPages...), WholeRepo: true},
 		Catalog:  &docmeta.Catalog{Evals: map[string]*docmeta.Eval{}, Suites: map[string]*docmeta.Suite{}},
 		Tools:    map[string]Tool{},
 		Commands: Commands{TimeoutMS: DefaultTimeoutMS},

@@ -196,7 +196,8 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(render(faults))
 	}
 	for _, cfg := range []*config.Config{def, min} {
-		if !reflect.DeepEqual(cfg.Pages.Include, []string{"**/*.md", "**/*.markdown"}) || cfg.Pages.Exclude != nil {
+		// The default globs cover the whole repository, wherever the config is.
+		if !reflect.DeepEqual(cfg.Pages.Include, []string{"**/*.md", "**/*.markdown"}) || !cfg.Pages.WholeRepo || cfg.Pages.Exclude != nil {
 			t.Errorf("pages: %+v", cfg.Pages)
 		}
 		if cfg.Version != 1 || cfg.Commands.TimeoutMS != config.DefaultTimeoutMS || cfg.Commands.FrontmatterDeny ||
@@ -215,8 +216,8 @@ func TestDefaults(t *testing.T) {
 	if len(faults) > 0 || !cfg.Commands.AllowSet || cfg.Commands.Allow == nil || len(cfg.Commands.Allow) != 0 {
 		t.Errorf("allow: []: %+v %v", cfg.Commands, faults)
 	}
-	if !reflect.DeepEqual(cfg.Pages.Include, []string{"docs/*.md"}) {
-		t.Errorf("include: %q", cfg.Pages.Include)
+	if !reflect.DeepEqual(cfg.Pages.Include, []string{"docs/*.md"}) || cfg.Pages.WholeRepo {
+		t.Errorf("include: %+v", cfg.Pages)
 	}
 }
 

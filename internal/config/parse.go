@@ -161,7 +161,7 @@ func (p *parser) pages(n *frontmatter.Node) {
 	p.fields(n, "pages", []string{"include", "exclude"}, func(kv *frontmatter.Entry) {
 		globs := p.globs(kv.Value, "pages."+kv.Key)
 		if kv.Key == "include" {
-			p.cfg.Pages.Include = globs
+			p.cfg.Pages.Include, p.cfg.Pages.WholeRepo = globs, false
 		} else {
 			p.cfg.Pages.Exclude = globs
 		}

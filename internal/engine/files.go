@@ -104,6 +104,11 @@ type matcher struct {
 	prefix  string // the base directory, repository-relative with '/', "" for the root
 	include []string
 	exclude []string
+	// includeWhole matches include against repository-relative paths: the
+	// default page globs cover the whole repository wherever the config
+	// lives (README "Which files are checked"); exclude stays relative to
+	// the base.
+	includeWhole bool
 }
 
 // rel turns a repository-relative path into one relative to the base, or
@@ -121,6 +126,9 @@ func (m *matcher) rel(file string) (string, bool) {
 // Match reports whether file (repository-relative, '/') is selected.
 func (m *matcher) Match(file string) bool {
 	rel, ok := m.rel(file)
+	if m.includeWhole {
+		return matchAny(m.include, file) && !(ok && matchAny(m.exclude, rel))
+	}
 	if !ok {
 		return false
 	}

@@ -29,7 +29,7 @@ type selection struct {
 // filtered by the config's selection, what a change touched (--base, or a
 // pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
-	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude}
+	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude, includeWhole: r.cfg.Pages.WholeRepo}
 	fx, err := r.selectFixtures(ctx)
 	if err != nil {
 		return nil, err
