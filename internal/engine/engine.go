@@ -90,6 +90,7 @@ type run struct {
 	pageEvals   bool              // some selected page has an evals or eval-* key
 	hasEvals    bool              // pageEvals, or some fixture or contract is selected
 	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
+	reached     map[string]bool   // the suites some graded page names: only they are reported
 	fx          *fixtures         // EvalCase and jevcheck inputs
 	inScope     func(string) bool // whether results about a file are reported
 }

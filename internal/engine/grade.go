@@ -35,6 +35,13 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 		if ps.page == nil {
 			continue
 		}
+		if s := ps.page.Suite; s != "" {
+			// The page reaches its suite even when eval-skip skips its evals.
+			if r.reached == nil {
+				r.reached = map[string]bool{}
+			}
+			r.reached[s] = true
+		}
 		if ps.page.Skip {
 			r.rep.Results = append(r.rep.Results, diag.Result{
 				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",

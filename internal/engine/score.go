@@ -63,8 +63,9 @@ type evalVerdict struct {
 	outcome diag.Outcome
 }
 
-// score computes the run's score and the suites' scores, and adds a
-// suite_below_target result for each suite seen whole below its target.
+// score computes the run's score and the scores of the suites the run's
+// pages reached, and adds a suite_below_target result for each suite seen
+// whole below its target.
 func (r *run) score() {
 	var total tally
 	suites := map[string]*tally{}
@@ -91,9 +92,14 @@ func (r *run) score() {
 	if cat == nil {
 		return
 	}
-	names := make([]string, 0, len(cat.Suites))
+	// A suite is reported only when some page of the run reached it (README
+	// "Results, outcomes and blocking"): a changed-files run does not list
+	// every suite of the config, and a suite on no page scores nothing.
+	names := make([]string, 0, len(r.reached))
 	for name := range cat.Suites {
-		names = append(names, name)
+		if r.reached[name] {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	for _, name := range names {
