@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -65,6 +66,7 @@ func (l *casesFileList) Set(v string) error {
 
 // runCases is `evalgate cases` (README "Commands", §10).
 func runCases(args []string, stdout, stderr io.Writer) int {
+	start := time.Now()
 	fs := newFlagSet("cases")
 	var candidatesFlag casesFileList
 	fs.Var(&candidatesFlag, "candidates", "")
@@ -103,7 +105,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	if len(cfgResults) > 0 {
 		// An invalid config checks nothing: exit 2, with its results.
 		rep.Results = cfgResults
-		finishCases(rep)
+		finishCases(rep, start)
 		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was checked")
 		if err := writeCases(rep, *format, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
@@ -139,7 +141,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
 	}
-	finishCases(rep)
+	finishCases(rep, start)
 	if err := writeCases(rep, *format, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return engine.ExitInternal
@@ -292,8 +294,9 @@ func casesRel(root, p string) (string, bool) {
 
 // finishCases decides blocking (README "Results, outcomes and blocking": a fail of severity error
 // and every error block; report assertions, severity warning, never do),
-// sorts and counts.
-func finishCases(rep *report.Report) {
+// sorts and counts, and records the run's wall time since start.
+func finishCases(rep *report.Report, start time.Time) {
+	rep.Duration = time.Since(start)
 	for i := range rep.Results {
 		r := &rep.Results[i]
 		r.Blocking = r.Outcome == diag.Error || (r.Outcome == diag.Fail && r.Severity == diag.SeverityError)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/engine"
@@ -94,7 +95,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	case *format != string(report.FormatText) && *format != string(report.FormatJSON):
 		return usageErr(stderr, "--format: unknown format %q (want text or json)", *format)
 	}
-	j := &jevRun{stdout: stdout, stderr: stderr, json: *format == string(report.FormatJSON)}
+	j := &jevRun{stdout: stdout, stderr: stderr, json: *format == string(report.FormatJSON), start: time.Now()}
 	contractFile := filepath.ToSlash(pos[0])
 	j.files = []string{contractFile, filepath.ToSlash(*answers)}
 	if *from != "" {
@@ -168,6 +169,7 @@ type jevRun struct {
 	stdout, stderr io.Writer
 	json           bool
 	files          []string
+	start          time.Time // the report's wall time runs from here
 }
 
 // read reads a file named on the command line; a JSON file (whole) over
@@ -250,9 +252,10 @@ func (j *jevRun) writeJSON(results []diag.Result) error {
 	files := slices.Clone(j.files)
 	slices.Sort(files)
 	rep := &report.Report{
-		Tool:    report.Tool{Name: "evalgate", Version: versionString()},
-		Scope:   report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)},
-		Results: results,
+		Tool:     report.Tool{Name: "evalgate", Version: versionString()},
+		Scope:    report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)},
+		Results:  results,
+		Duration: time.Since(j.start),
 	}
 	rep.Count()
 	return report.WriteJSON(j.stdout, rep)

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/config"
@@ -91,6 +92,7 @@ type run struct {
 	hasEvals    bool              // pageEvals, or some fixture or contract is selected
 	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
 	reached     map[string]bool   // the suites some graded page names: only they are reported
+	start       time.Time         // when the run began, for the report's wall time
 	fx          *fixtures         // EvalCase and jevcheck inputs
 	inScope     func(string) bool // whether results about a file are reported
 }
@@ -165,7 +167,7 @@ func newRun(opts Options) (*run, error) {
 	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
 		return nil, usagef("--all, --base and PATH arguments exclude each other")
 	}
-	r := &run{opts: opts, pages: grader.NewPageCache()}
+	r := &run{opts: opts, pages: grader.NewPageCache(), start: time.Now()}
 	r.root, r.isRepo = FindRoot(opts.Dir)
 	r.rep = &report.Report{
 		Tool:     report.Tool{Name: "evalgate", Version: opts.Version},
@@ -270,8 +272,10 @@ func (r *run) setupCommands() {
 	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
 }
 
-// finish decides blocking, sorts and counts.
+// finish decides blocking, sorts and counts, and records the run's wall
+// time.
 func (r *run) finish() {
+	r.rep.Duration = time.Since(r.start)
 	for i := range r.rep.Results {
 		res := &r.rep.Results[i]
 		res.Blocking = blocks(res, r.opts.FailOn)

@@ -60,7 +60,6 @@ type junitSkipped struct {
 // junitCounts counts one suite's or the whole report's cases.
 type junitCounts struct {
 	tests, failures, errors, skipped int
-	ms                               int64
 }
 
 func (c *junitCounts) add(r *diag.Result) {
@@ -73,19 +72,36 @@ func (c *junitCounts) add(r *diag.Result) {
 	case diag.Skip, diag.Pending:
 		c.skipped++
 	}
-	c.ms += max(0, r.DurationMS)
+}
+
+// fileMS is the time of one file's testsuite: the sum of its evals' own
+// durations, each eval (a check of the file) counted once however many
+// results it has. Every result of an eval carries the eval's duration.
+func fileMS(results []*diag.Result) int64 {
+	evals := map[string]int64{}
+	for _, r := range results {
+		evals[r.Check] = max(evals[r.Check], r.DurationMS)
+	}
+	var ms int64
+	for _, d := range evals {
+		ms += d
+	}
+	return ms
 }
 
 // WriteJUnit writes r as JUnit XML: a <testsuite> per file (files in bytewise
 // order), a <testcase> per result in report order. A fail is a <failure>, an
 // error an <error>, a skip or pending result <skipped> with its reason;
-// passes are plain testcases. Every count matches the testcases.
+// passes are plain testcases. Every count matches the testcases. Times
+// (README "SARIF, JUnit and the GitHub format"): the testsuites time is the
+// run's wall time (r.Duration), a testcase's its eval's own duration, a
+// file's testsuite the sum of its evals' durations (each eval once).
 //
 // Text from pages, fixtures and graders goes through OneLine and guardLine,
 // as in the text report: XML 1.0 cannot hold most C0 controls at all, invalid
 // UTF-8 stays readable as \xNN, and a CI tool that prints a name or message
 // to the Actions log prints no workflow command. The output depends only on
-// r: times come from DurationMS, and there is no timestamp.
+// r: times come from r.Duration and DurationMS, and there is no timestamp.
 func WriteJUnit(w io.Writer, r *Report) error {
 	byFile := map[string][]*diag.Result{}
 	for i := range r.Results {
@@ -109,11 +125,11 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			suite.Cases = append(suite.Cases, junitTestCase(res))
 		}
 		suite.Tests, suite.Failures, suite.Errors, suite.Skipped = c.tests, c.failures, c.errors, c.skipped
-		suite.Time = junitSeconds(c.ms)
+		suite.Time = junitSeconds(fileMS(byFile[file]))
 		out.Suites = append(out.Suites, suite)
 	}
 	out.Tests, out.Failures, out.Errors, out.Skipped = total.tests, total.failures, total.errors, total.skipped
-	out.Time = junitSeconds(total.ms)
+	out.Time = junitSeconds(max(0, r.Duration.Milliseconds()))
 
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)

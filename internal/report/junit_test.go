@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -162,8 +163,8 @@ func TestJUnitCases(t *testing.T) {
 	if got := strings.Join(names, "|"); got != `.evalgate.yaml|\x3a:evil.md|docs/a b.md|docs/ü.md|evals/cases.jsonl` {
 		t.Errorf("suites %s", got)
 	}
-	if doc.Time != "0.012" {
-		t.Errorf("time %s, want 0.012", doc.Time)
+	if doc.Time != "5.000" {
+		t.Errorf("time %s, want the run's 5.000", doc.Time)
 	}
 
 	for _, tc := range []struct{ suite, name string }{
@@ -238,6 +239,37 @@ func TestJUnitHostile(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestJUnitTimes: the testsuites time is the run's wall time, not the sum of
+// the graders' durations (which run in parallel); a testcase's time is its
+// eval's own duration, and a file's testsuite counts each eval once however
+// many results (findings) it has.
+func TestJUnitTimes(t *testing.T) {
+	finding := func(file, check string, line int, ms int64) diag.Result {
+		return diag.Result{Source: diag.SourcePage, File: file, Pos: diag.Pos{Line: line}, Check: check, Grader: "tool:links",
+			Outcome: diag.Fail, Severity: diag.SeverityError, Code: "broken_link", Message: "x", DurationMS: ms}
+	}
+	r := &Report{Duration: 5*time.Second + 250*time.Millisecond, Results: []diag.Result{
+		finding("a.md", "links", 3, 4000), finding("a.md", "links", 5, 4000), finding("a.md", "links", 9, 4000),
+		finding("a.md", "spell", 2, 1500),
+		finding("b.md", "links", 1, 3000),
+		{Source: diag.SourceConfig, File: ".evalgate.yaml", Check: "definition", Outcome: diag.Fail, Code: "unknown_key"},
+	}}
+	r.Count()
+	doc := checkJUnit(t, r, writeJUnit(t, r))
+	if doc.Time != "5.250" {
+		t.Errorf("testsuites time %s, want the run's 5.250", doc.Time)
+	}
+	want := map[string]string{".evalgate.yaml": "0.000", "a.md": "5.500", "b.md": "3.000"}
+	for _, s := range doc.Suites {
+		if s.Time != want[s.Name] {
+			t.Errorf("testsuite %s time %s, want %s", s.Name, s.Time, want[s.Name])
+		}
+	}
+	if tc := doc.find(t, "a.md", "links [broken_link] line 5"); tc.Time != "4.000" {
+		t.Errorf("testcase time %s, want its eval's 4.000", tc.Time)
 	}
 }
 

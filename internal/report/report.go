@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -22,6 +23,9 @@ type Report struct {
 	Notices []string
 	// Category is --category: SARIF's automationDetails.id is Category+"/".
 	Category string
+	// Duration is the run's wall time (JUnit's testsuites time); results
+	// carry their own eval's duration.
+	Duration time.Duration
 }
 
 // Partial reports whether the run saw only part of the repository (a

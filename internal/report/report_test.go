@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/actionslog"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -22,6 +23,8 @@ func sample() *Report {
 	r := &Report{
 		Tool:  Tool{Name: "evalgate", Version: "v1.2.3"},
 		Scope: Scope{Mode: ScopeAll, Files: []string{"docs/a b.md", "docs/ü.md"}},
+		// A fixed wall time: the goldens do not depend on timing.
+		Duration: 5 * time.Second,
 		Summary: Summary{
 			Score: score(2.0 / 3.0),
 		},

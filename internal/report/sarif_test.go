@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -26,6 +27,7 @@ func sarifEdgeReport() *Report {
 		Scope:    Scope{Mode: ScopeChanged, Base: "0123456789abcdef0123456789abcdef01234567", Files: []string{"docs/guide.md"}},
 		Category: "docs",
 		Notices:  []string{"evalgate checked 1 changed file", "::warning::notice ##[group]x\nline two"},
+		Duration: 1500 * time.Millisecond,
 		Results: []diag.Result{
 			{Source: diag.SourceConfig, File: ".evalgate.yaml", Pos: diag.Pos{Line: 3, Col: 1}, Check: diag.CheckDefinition,
 				Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "unknown_key",
