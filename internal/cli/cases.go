@@ -75,7 +75,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	fixtureArgs, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, casesUsage)
-		return engine.ExitOK
+		return exitOK
 	}
 	if err != nil {
 		return usageErr(stderr, "cases: %v", err)
@@ -88,7 +88,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
@@ -109,9 +109,9 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was checked")
 		if err := writeCases(rep, *format, stdout, stderr); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return engine.ExitInternal
+			return exitInternal
 		}
-		return engine.ExitUsage
+		return exitUsage
 	}
 
 	sel, err := selectCases(ctx, root, isRepo, dir, cfg, fixtureArgs, candidatesFlag)
@@ -139,17 +139,17 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	rep.Results, err = evalcase.Check(ctx, req)
 	if err != nil {
 		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	finishCases(rep, start)
 	if err := writeCases(rep, *format, stdout, stderr); err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	if rep.Summary.Blocking > 0 {
-		return engine.ExitBlocking
+		return exitBlocking
 	}
-	return engine.ExitOK
+	return exitOK
 }
 
 // casesConfig loads --config (relative to the working directory) or the

@@ -71,12 +71,12 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer func() {
 		if v := recover(); v != nil {
 			fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(fmt.Sprint(v)))
-			code = engine.ExitInternal
+			code = exitInternal
 		}
 	}()
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
-		return engine.ExitUsage
+		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -96,17 +96,17 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runSchema(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "evalgate %s\n", versionLine())
-		return engine.ExitOK
+		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
-		return engine.ExitOK
+		return exitOK
 	}
 	return usageErr(stderr, "unknown command %q (see evalgate help)", cmd)
 }
 
 func usageErr(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(fmt.Sprintf(format, args...)))
-	return engine.ExitUsage
+	return exitUsage
 }
 
 // parseArgs parses flags that may come before or after positional
@@ -171,7 +171,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, usage)
-		return engine.ExitOK
+		return exitOK
 	}
 	if err != nil {
 		return usageErr(stderr, "%s: %v", name, err)
@@ -193,11 +193,11 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: kill the graders, report what finished, exit 3
 	defer stopper.stop()
-	rep, code, err := engine.Run(ctx, engine.Options{
+	rep, err := engine.Run(ctx, engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
@@ -207,19 +207,23 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	switch {
 	case errors.As(err, &uerr):
 		return usageErr(stderr, "%s", uerr.Msg)
-	case err != nil && !engine.IsNothingToEvaluate(err):
+	case err != nil && !engine.IsNothingToEvaluate(err) && !errors.Is(err, engine.ErrConfigInvalid):
 		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	case err != nil:
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 	}
-	if code == engine.ExitUsage && err == nil {
-		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was graded")
+	code := exitOK
+	switch {
+	case err != nil:
+		code = exitUsage // an invalid config, or nothing to evaluate: the report is still written
+	case rep.Summary.Blocking > 0:
+		code = exitBlocking
 	}
 	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
 	if werr := files.write(rep, f, stdout); werr != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	return stopper.exit(stderr, code)
 }
@@ -325,5 +329,5 @@ func runSchema(args []string, stdout, stderr io.Writer) int {
 		return usageErr(stderr, "schema: unknown schema %q (want evals or config)", which)
 	}
 	stdout.Write(b)
-	return engine.ExitOK
+	return exitOK
 }

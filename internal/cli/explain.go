@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -27,7 +26,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	codes, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, explainUsage)
-		return engine.ExitOK
+		return exitOK
 	}
 	if err != nil {
 		return usageErr(stderr, "explain: %v", err)
@@ -35,9 +34,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if len(codes) == 0 {
 		if err := report.WriteCodeList(stdout, diag.Codes); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return engine.ExitInternal
+			return exitInternal
 		}
-		return engine.ExitOK
+		return exitOK
 	}
 	infos := make([]diag.CodeInfo, 0, len(codes))
 	for _, code := range codes {
@@ -57,8 +56,8 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		if err := report.WriteExplain(stdout, info); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return engine.ExitInternal
+			return exitInternal
 		}
 	}
-	return engine.ExitOK
+	return exitOK
 }

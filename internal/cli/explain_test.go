@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/engine"
 )
 
 // TestExplainCoversEveryCode runs `evalgate explain CODE` for every code of
@@ -14,7 +13,7 @@ import (
 // and fix, and `evalgate explain` lists each on one line.
 func TestExplainCoversEveryCode(t *testing.T) {
 	var list, stderr bytes.Buffer
-	if code := Main([]string{"explain"}, nil, &list, &stderr); code != engine.ExitOK || stderr.Len() > 0 {
+	if code := Main([]string{"explain"}, nil, &list, &stderr); code != exitOK || stderr.Len() > 0 {
 		t.Fatalf("explain: exit %d, stderr %q", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(list.String(), "\n"), "\n")
@@ -32,7 +31,7 @@ func TestExplainCoversEveryCode(t *testing.T) {
 		}
 		var out bytes.Buffer
 		stderr.Reset()
-		if code := Main([]string{"explain", c.Code}, nil, &out, &stderr); code != engine.ExitOK || stderr.Len() > 0 {
+		if code := Main([]string{"explain", c.Code}, nil, &out, &stderr); code != exitOK || stderr.Len() > 0 {
 			t.Errorf("explain %s: exit %d, stderr %q", c.Code, code, stderr.String())
 			continue
 		}
@@ -75,8 +74,8 @@ func TestExplainUnknownCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		if code := Main(tt.args, nil, &stdout, &stderr); code != engine.ExitUsage {
-			t.Errorf("%q: exit %d, want %d", tt.args, code, engine.ExitUsage)
+		if code := Main(tt.args, nil, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", tt.args, code, exitUsage)
 		}
 		if stdout.Len() > 0 {
 			t.Errorf("%q: stdout %q, want nothing", tt.args, stdout.String())

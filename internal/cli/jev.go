@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
@@ -47,14 +46,14 @@ regression), 2 invalid contract or replay, or usage error.
 func runJev(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, jevUsage)
-		return engine.ExitUsage
+		return exitUsage
 	}
 	sub := args[0]
 	switch sub {
 	case "eval", "compare":
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, jevUsage)
-		return engine.ExitOK
+		return exitOK
 	default:
 		return usageErr(stderr, "jev: unknown command %q (want eval or compare)", sub)
 	}
@@ -70,7 +69,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	pos, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, jevUsage)
-		return engine.ExitOK
+		return exitOK
 	}
 	if err != nil {
 		return usageErr(stderr, "jev %s: %v", sub, err)
@@ -120,7 +119,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 		for _, p := range mp {
 			fmt.Fprintln(stderr, report.Line(fmt.Sprintf("evalgate: --%s: %s", p.Option, report.OneLine(p.Message))))
 		}
-		return engine.ExitUsage
+		return exitUsage
 	}
 	// Every fault of both replays and of the run is reported together.
 	cand, faults, code := j.replay(*answers)
@@ -152,16 +151,16 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	if j.json {
 		if err := j.writeJSON(rep.Results()); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return engine.ExitInternal
+			return exitInternal
 		}
 	} else if err := writeJevSummary(stdout, rep); err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	if rep.Breaking() {
-		return engine.ExitBlocking
+		return exitBlocking
 	}
-	return engine.ExitOK
+	return exitOK
 }
 
 // jevRun is one `evalgate jev` run's output.
@@ -235,10 +234,10 @@ func (j *jevRun) invalid(faults []diag.Result) int {
 	if j.json {
 		if err := j.writeJSON(faults); err != nil {
 			fmt.Fprintf(j.stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return engine.ExitInternal
+			return exitInternal
 		}
 	}
-	return engine.ExitUsage
+	return exitUsage
 }
 
 // writeJSON writes the JSON report of PRODUCT.md §4.2 with the results; every

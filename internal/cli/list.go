@@ -43,7 +43,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, listUsage)
-		return engine.ExitOK
+		return exitOK
 	}
 	if err != nil {
 		return usageErr(stderr, "list: %v", err)
@@ -62,7 +62,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	dir, err := os.Getwd()
 	if err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
 	listing, cfgResults, err := engine.List(context.Background(), engine.Options{
 		Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
@@ -75,17 +75,17 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		return usageErr(stderr, "%s", uerr.Msg)
 	case err != nil:
 		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	case len(cfgResults) > 0:
 		for i := range cfgResults {
 			fmt.Fprintln(stderr, report.TextLine(&cfgResults[i]))
 		}
 		fmt.Fprintln(stderr, "evalgate: the config is invalid; nothing was listed")
-		return engine.ExitUsage
+		return exitUsage
 	}
 	if err := write(stdout, listing); err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return engine.ExitInternal
+		return exitInternal
 	}
-	return engine.ExitOK
+	return exitOK
 }

@@ -8,8 +8,6 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
-
-	"github.com/evalgate/evalgate/internal/engine"
 )
 
 // stopSignals stop a run: SIGINT, SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal) alike. The
@@ -61,7 +59,7 @@ func (s *stopper) exit(stderr io.Writer, code int) int {
 		return code
 	}
 	fmt.Fprintf(stderr, "evalgate: stopped by %s: every grader was killed; the report holds what finished\n", signalName(sig))
-	return engine.ExitInternal
+	return exitInternal
 }
 
 // signalName is the conventional name of a stop signal.

@@ -114,9 +114,9 @@ func BenchmarkValidateTree(b *testing.B) {
 	dir := tree(b)
 	b.ResetTimer()
 	for b.Loop() {
-		rep, code, err := Run(context.Background(), Options{Mode: ModeValidate, Dir: dir, All: true})
-		if err != nil || code != ExitOK {
-			b.Fatalf("validate: exit %d, %v", code, err)
+		rep, err := Run(context.Background(), Options{Mode: ModeValidate, Dir: dir, All: true})
+		if err != nil || rep.Summary.Blocking > 0 {
+			b.Fatalf("validate: %v, %+v", err, rep.Summary)
 		}
 		if len(rep.Results) != 0 {
 			b.Fatalf("validate found %d results in a clean tree", len(rep.Results))
@@ -275,9 +275,9 @@ func BenchmarkCommandEvals(b *testing.B) {
 	for _, jobs := range []int{1, 2} {
 		b.Run(fmt.Sprintf("jobs=%d", jobs), func(b *testing.B) {
 			for b.Loop() {
-				rep, code, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: []string{"page.md"}, Jobs: jobs})
-				if err != nil || code != ExitOK || rep.Summary.Pass != 1000 {
-					b.Fatalf("check: exit %d, %v, %+v", code, err, rep.Summary)
+				rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: []string{"page.md"}, Jobs: jobs})
+				if err != nil || rep.Summary.Blocking > 0 || rep.Summary.Pass != 1000 {
+					b.Fatalf("check: %v, %+v", err, rep.Summary)
 				}
 			}
 		})
@@ -346,7 +346,7 @@ func BenchmarkCheckChanged(b *testing.B) {
 	dir := gitTree(b)
 	b.Run("base", func(b *testing.B) {
 		for b.Loop() {
-			rep, _, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Base: "HEAD"})
+			rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Base: "HEAD"})
 			if err != nil || len(rep.Scope.Files) != len(changedPages) {
 				b.Fatalf("check --base: %v, %d files", err, len(rep.Scope.Files))
 			}
@@ -354,7 +354,7 @@ func BenchmarkCheckChanged(b *testing.B) {
 	})
 	b.Run("paths", func(b *testing.B) {
 		for b.Loop() {
-			rep, _, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: changedPages})
+			rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: changedPages})
 			if err != nil || len(rep.Scope.Files) != len(changedPages) {
 				b.Fatalf("check PATH...: %v, %d files", err, len(rep.Scope.Files))
 			}

@@ -51,14 +51,6 @@ type Options struct {
 	Notice func(string)
 }
 
-// Exit statuses (README "Exit statuses").
-const (
-	ExitOK       = 0
-	ExitBlocking = 1
-	ExitUsage    = 2
-	ExitInternal = 3
-)
-
 // UsageError is a mistake in how evalgate was called: exit 2, no report.
 type UsageError struct{ Msg string }
 
@@ -97,31 +89,34 @@ type run struct {
 	inScope     func(string) bool // whether results about a file are reported
 }
 
-// Run carries out one run. It returns the report and the exit status; an
-// error means there is no report: a *UsageError (exit 2) or an internal
-// failure (exit 3).
-func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
+// Run carries out one run and returns its report; whether something in it
+// blocks is the report's Summary.Blocking. An error with a report is
+// ErrConfigInvalid (the report holds the config's faults, nothing was graded)
+// or one for which IsNothingToEvaluate holds; an error without one is a
+// *UsageError or an internal failure. The command line turns these into exit
+// statuses.
+func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	r, err := newRun(opts)
 	if err != nil {
-		return nil, ExitUsage, err
+		return nil, err
 	}
 	cfg, cfgResults, err := r.loadConfig()
 	if err != nil {
-		return nil, ExitUsage, err
+		return nil, err
 	}
 	r.cfg = cfg
 	if len(cfgResults) > 0 {
 		// An invalid config grades nothing: exit 2, with its results reported.
 		r.rep.Results = cfgResults
 		r.finish()
-		return r.rep, ExitUsage, nil
+		return r.rep, ErrConfigInvalid
 	}
 	r.rep.Results = append(r.rep.Results, cfg.Notes...)
 	r.setupCommands()
 
 	files, err := r.selectFiles(ctx)
 	if err != nil {
-		return nil, ExitUsage, err
+		return nil, err
 	}
 	r.rep.Scope.Files = files.checked
 
@@ -143,16 +138,13 @@ func Run(ctx context.Context, opts Options) (*report.Report, int, error) {
 	r.checkFixtures(ctx, r.fx, r.inScope)
 	if r.whole && !r.hasEvals {
 		r.finish()
-		return r.rep, ExitUsage, errNothing
+		return r.rep, errNothing
 	}
 	if opts.Mode == ModeCheck {
 		r.score()
 	}
 	r.finish()
-	if r.rep.Summary.Blocking > 0 {
-		return r.rep, ExitBlocking, nil
-	}
-	return r.rep, ExitOK, nil
+	return r.rep, nil
 }
 
 // newRun starts a run: defaults applied, the flags' exclusions checked, the
@@ -194,6 +186,10 @@ func btoi(b bool) int {
 
 // pageChunk is how many pages are read and graded at a time.
 const pageChunk = 512
+
+// ErrConfigInvalid is returned with a report holding the config's faults:
+// nothing was graded (README "Configuration").
+var ErrConfigInvalid = errors.New("the config is invalid; nothing was graded")
 
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")

@@ -1,0 +1,11 @@
+package cli
+
+// The exit statuses of every command (README "Exit statuses"). They belong to the command line: the engine
+// says what happened (a report, what blocks in it, an invalid config, nothing to evaluate, a usage error)
+// and the command line decides the status.
+const (
+	exitOK       = 0 // nothing blocking
+	exitBlocking = 1 // at least one blocking result
+	exitUsage    = 2 // a usage error, an invalid config or contract, nothing to evaluate
+	exitInternal = 3 // the run as a whole failed, or was stopped by a signal
+)
