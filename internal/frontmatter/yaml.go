@@ -130,18 +130,14 @@ func yamlErrorMessage(err error) string {
 	return strings.Join(strings.Fields(msg), " ")
 }
 
-// yamlErrorPos is where err happened. yaml.v3 gives only a line ("yaml: line
-// N: ...") and omits it when the line is its first, so an error without one
-// is at line 1; two errors that name no place are located in text instead.
+// yamlErrorPos is where err happened: the character the parser stopped on
+// (yamlStop), with its column; for a key the parser cannot take, that is
+// the ":" that made it a key. yaml.v3's own "yaml: line N: ..." names the
+// line of the construct it was parsing (a mapping that started lines
+// earlier), not that character, and it is kept only when the stop cannot be
+// found; an error without a line is then at line 1.
 func yamlErrorPos(err error, text []byte, lines *yamlLines) diag.Pos {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.Index(rest, ":"); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				return lines.pos(n, 0)
-			}
-		}
-	}
 	switch {
 	case strings.HasPrefix(msg, "the YAML parser failed"):
 		return diag.Pos{}
@@ -149,13 +145,69 @@ func yamlErrorPos(err error, text []byte, lines *yamlLines) diag.Pos {
 		if off := firstDisallowed(text); off >= 0 {
 			return posAt(text, off, lines.firstLine)
 		}
-	case strings.HasPrefix(msg, "unknown anchor '"):
-		name := strings.TrimSuffix(strings.TrimPrefix(msg, "unknown anchor '"), "' referenced")
-		if off := bytes.Index(text, []byte("*"+name)); off >= 0 {
-			return posAt(text, off, lines.firstLine)
+	}
+	if off, ok := yamlStop(text, err.Error()); ok {
+		// An unknown alias is found at the last character of its name; the
+		// position is its "*".
+		if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+			name = strings.TrimSuffix(name, "' referenced")
+			if start := off + 1 - len("*"+name); start >= 0 && bytes.HasPrefix(text[start:], []byte("*"+name)) {
+				off = start
+			}
+		}
+		return posAt(text, off, lines.firstLine)
+	}
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if i := strings.Index(rest, ":"); i > 0 {
+			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				return lines.pos(n, 0)
+			}
 		}
 	}
 	return lines.pos(1, 0)
+}
+
+// yamlStop finds the offset of the character where yaml.v3 stopped with the
+// error text want. The parser reads text as a stream and stops at the first
+// character it cannot take, so every prefix of text that ends at or after
+// that character fails with the same error (the same context, so the same
+// text), while a prefix that ends before it fails with another error or not
+// at all: the character ends the shortest prefix that fails with want. A
+// binary search over prefixes finds it in about log2(len(text)) parses, each
+// of which stops at the problem. Where a prefix ending earlier fails the
+// same way (a flow collection or a quoted scalar left open until the end),
+// the search may settle on that earlier character, which is inside the
+// construct the error is about. ok is false when no prefix fails with want.
+func yamlStop(text []byte, want string) (off int, ok bool) {
+	same := func(n int) bool {
+		_, _, err := decodeYAML(text[:n])
+		return err != nil && err.Error() == want
+	}
+	lo, hi := 0, len(text) // text[:lo] does not fail with want; text[:hi] does
+	if hi == 0 || !same(hi) {
+		return 0, false
+	}
+	for hi-lo > 1 {
+		// A prefix ends between characters: mid moves back to the start of
+		// its character, or past it when that is lo.
+		mid := lo + (hi-lo)/2
+		for mid > lo && !utf8.RuneStart(text[mid]) {
+			mid--
+		}
+		if mid == lo {
+			_, size := utf8.DecodeRune(text[lo:])
+			if mid = lo + size; mid >= hi {
+				break
+			}
+		}
+		if same(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	_, size := utf8.DecodeLastRune(text[:hi])
+	return hi - size, true
 }
 
 // firstDisallowed is the offset of the first character YAML does not allow

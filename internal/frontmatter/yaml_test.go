@@ -414,11 +414,11 @@ func TestYAMLNesting(t *testing.T) {
 		{"flow 1000 deep", strings.Repeat("[", 1000) + strings.Repeat("]", 1000), diag.Pos{}, false},
 		{"flow 1001 deep", strings.Repeat("[", 1001) + strings.Repeat("]", 1001), diag.Pos{Line: 1, Col: 1001}, false},
 		{"flow 10000 deep", strings.Repeat("[", 10000) + strings.Repeat("]", 10000), diag.Pos{Line: 1, Col: 1001}, false},
-		{"flow 10001 open", strings.Repeat("[", 10001), diag.Pos{Line: 1}, true},
+		{"flow 10001 open", strings.Repeat("[", 10001), diag.Pos{Line: 1, Col: 10001}, true},
 		{"flow mappings 10000 deep", "x: " + strings.Repeat("{a: ", 10000) + "1" + strings.Repeat("}", 10000), diag.Pos{Line: 1, Col: 4 + 4*999}, false},
 		{"block 1001 deep", strings.Repeat("- ", 1001) + "x\n", diag.Pos{Line: 1, Col: 2001}, false},
 		{"block 10000 deep", strings.Repeat("- ", 10000) + "x\n", diag.Pos{Line: 1, Col: 2001}, false},
-		{"block 10001 deep", strings.Repeat("- ", 10001) + "x\n", diag.Pos{Line: 1}, true},
+		{"block 10001 deep", strings.Repeat("- ", 10001) + "x\n", diag.Pos{Line: 1, Col: 20001}, true},
 		{"indented mappings 1001 deep", indentedMappings(1001), diag.Pos{Line: 1001, Col: 1001}, false},
 	}
 	for _, tt := range tests {
@@ -461,8 +461,10 @@ func TestYAMLSyntaxErrors(t *testing.T) {
 		page string
 		want diag.Problem
 	}{
-		{"missing colon", "---\na: 1\nb: 2\nc 2\nd: 3\n---\n", diag.Problem{Pos: diag.Pos{Line: 4}, Code: "syntax_error", Message: "could not find expected ':'"}},
-		{"unclosed flow", "---\na: [\n---\n", diag.Problem{Pos: diag.Pos{Line: 2}, Code: "syntax_error", Message: "did not find expected node content"}},
+		{"missing colon", "---\na: 1\nb: 2\nc 2\nd: 3\n---\n", diag.Problem{Pos: diag.Pos{Line: 4, Col: 1}, Code: "syntax_error", Message: "could not find expected ':'"}},
+		{"unclosed flow", "---\na: [\n---\n", diag.Problem{Pos: diag.Pos{Line: 2, Col: 4}, Code: "syntax_error", Message: "did not find expected node content"}},
+		{"bad list indent on line 5", "---\nevals:\n  - id: a\n    grader: command\n   - id: b\n---\n",
+			diag.Problem{Pos: diag.Pos{Line: 5, Col: 4}, Code: "syntax_error", Message: "did not find expected '-' indicator"}},
 		{"control character", "---\na: ok\nb: x\x01\n---\n", diag.Problem{Pos: diag.Pos{Line: 3, Col: 5}, Code: "syntax_error", Message: "control characters are not allowed"}},
 	}
 	for _, tt := range tests {
@@ -475,6 +477,50 @@ func TestYAMLSyntaxErrors(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestYAMLSyntaxErrorPositions pins where a syntax error is reported: the
+// line and column of the character yaml.v3 stopped on, not the line its own
+// message names (the start of the construct it was parsing).
+func TestYAMLSyntaxErrorPositions(t *testing.T) {
+	tests := []struct {
+		text string
+		pos  string // line:col
+		msg  string
+	}{
+		// yaml.v3 says "line 1"; the "-" on line 4 is less indented than the list.
+		{"evals:\n  - id: a\n    command: [x]\n   - id: b\n", "4:4", "did not find expected '-' indicator"},
+		// yaml.v3 says "line 3" (the mapping of c).
+		{"a: 1\nb:\n  c: 2\n d: 3\n", "4:2", "did not find expected key"},
+		{"a: 1\r\nb:\r\n  c: 2\r\n d: 3\r\n", "4:2", "did not find expected key"},
+		{"\ufeffa: 1\n b: 2: 3\n", "2:3", "mapping values are not allowed in this context"},
+		// A key where a list item belongs: found at its ":".
+		{"a:\n  - 1\n  b: 2\n", "3:4", "did not find expected '-' indicator"},
+		{"- a\nb: 1\n", "2:2", "did not find expected '-' indicator"},
+		{"a: b: c\n", "1:5", "mapping values are not allowed in this context"},
+		{"é: ü: x\n", "1:5", "mapping values are not allowed in this context"},
+		{"a: 1\n  b: 2\n", "2:4", "mapping values are not allowed in this context"},
+		{"key: value\nother\n", "2:1", "could not find expected ':'"},
+		{"a: 1\n\tb: 2\n", "2:1", "found a tab character that violates indentation"},
+		{"a: |\n  x\n y: 1\n", "3:2", "did not find expected key"},
+		{"a: @x\n", "1:4", "found character that cannot start any token"},
+		{"a: *\n", "1:4", "did not find expected alphabetic or numeric character"},
+		{"x: &a 1\ny: *b\n", "2:4", "unknown anchor 'b' referenced"},
+		{"x: &ab 1\ny: [*a, *abc]\n", "2:5", "unknown anchor 'a' referenced"},
+		{"a: {b: 1\n", "1:8", "did not find expected ',' or '}'"},
+		{"a: 'x\n", "1:6", "found unexpected end of stream"},
+		{"[1, 2]]\n", "1:7", "did not find expected <document start>"},
+		{"a: 1\n...\nb\n", "3:1", "did not find expected <document start>"},
+		{"%YAML 1.3\n---\na: 1\n", "1:9", "found incompatible YAML document"},
+		// In the second document, after a valid first one.
+		{"a: 1\n---\nb: [\n", "3:4", "did not find expected node content"},
+	}
+	for _, tt := range tests {
+		_, probs := ParseYAML([]byte(tt.text), 1)
+		if len(probs) != 1 || probs[0].Code != "syntax_error" || probs[0].Pos.String() != tt.pos || probs[0].Message != tt.msg {
+			t.Errorf("%q: %v, want one syntax_error at %s: %s", tt.text, probs, tt.pos, tt.msg)
+		}
 	}
 }
 
