@@ -42,7 +42,7 @@ Exit status: 0 compatible, 1 breaking (an answer flip or a confidence
 regression), 2 invalid contract or replay, or usage error.
 `
 
-// runJev runs `evalgate jev eval|compare` (PRODUCT.md §1, §10).
+// runJev runs `evalgate jev eval|compare` (README "Commands", §10).
 func runJev(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, jevUsage)
@@ -223,7 +223,7 @@ func (j *jevRun) replay(name string) (*jev.Replay, []diag.Result, int) {
 
 // invalid reports the faults of an invalid contract or replay: one line each
 // on stderr (file:line:col: message [code]), and the JSON report under
-// --format json. It returns exit status 2 (PRODUCT.md §3).
+// --format json. It returns exit status 2 (README "Exit statuses").
 func (j *jevRun) invalid(faults []diag.Result) int {
 	diag.Sort(faults)
 	for i := range faults {
@@ -240,7 +240,7 @@ func (j *jevRun) invalid(faults []diag.Result) int {
 	return exitUsage
 }
 
-// writeJSON writes the JSON report of PRODUCT.md §4.2 with the results; every
+// writeJSON writes the JSON report of README "Results, outcomes and blocking" with the results; every
 // fail and error blocks (all have severity error).
 func (j *jevRun) writeJSON(results []diag.Result) error {
 	for i := range results {

@@ -1,4 +1,4 @@
-// Package config reads `.evalgate.yaml` (PRODUCT.md §7) strictly: every
+// Package config reads `.evalgate.yaml` (README "Configuration") strictly: every
 // unknown key, wrong type, bad range and dangling reference is a positioned
 // definition result, and any such result makes the run exit 2 without
 // grading anything. Named evals and suite entries are validated with the
@@ -18,11 +18,11 @@ import (
 )
 
 // Names looks for, in order, at the repository root when no --config is
-// given (PRODUCT.md §1).
+// given (README "Commands").
 var Names = []string{".evalgate.yaml", ".evalgate.yml"}
 
 // DefaultTimeoutMS is commands.timeout-ms when the config sets none: 30 s
-// (PRODUCT.md §8).
+// (README "Security model").
 const DefaultTimeoutMS = 30000
 
 // DefaultPages are pages.include when the config sets none.
@@ -35,7 +35,7 @@ type Config struct {
 	Path string
 	// Dir is the absolute directory of the config file (the repository root
 	// when there is none): globs and paths of the config are relative to it,
-	// and config evals' commands run in it (PRODUCT.md §8).
+	// and config evals' commands run in it (README "Security model").
 	Dir     string
 	Version int
 	Pages   Pages
@@ -73,7 +73,7 @@ type Tool struct {
 	Pos     diag.Pos // the tool's key in the config
 }
 
-// Commands holds the command policy (PRODUCT.md §8).
+// Commands holds the command policy (README "Security model").
 type Commands struct {
 	TimeoutMS       int  // default DefaultTimeoutMS
 	FrontmatterDeny bool // frontmatter: deny
@@ -84,7 +84,7 @@ type Commands struct {
 	PassEnv  []string // variables the credential patterns would remove
 	// Pos is the `commands` key and EndLine the last line of its section;
 	// both zero when the config has no commands section. A change touching
-	// these lines gets a notice (PRODUCT.md §8).
+	// these lines gets a notice (README "Security model").
 	Pos     diag.Pos
 	EndLine int
 }

@@ -94,7 +94,7 @@ func (p *parser) parse(text []byte) {
 		case "jev":
 			p.jev(kv.Value)
 		case "ai":
-			// Reserved (PRODUCT.md §7): in this version every ai eval is
+			// Reserved (README "Configuration"): in this version every ai eval is
 			// pending, so nothing may be configured yet.
 			if p.k.Mapping(kv.Value, "ai") {
 				for _, e := range kv.Value.Entries {
@@ -180,7 +180,7 @@ func (p *parser) evalcase(n *frontmatter.Node) {
 }
 
 // globs checks a list of doublestar patterns relative to the config's
-// directory (PRODUCT.md §2). A pattern must be valid, relative, and free of
+// directory (README "Which files are checked"). A pattern must be valid, relative, and free of
 // ".." segments: candidates are clean paths inside the directory, so ".."
 // could only reach outside it. Such faults are invalid_value (a bad
 // pattern), not target_outside_repo (which is about a path read). A leading
@@ -251,7 +251,7 @@ func hasDotDot(s string) bool {
 
 // relPath checks a config path (a jev contract or replay): a non-empty
 // relative path without ".." segments, so that it stays inside the config's
-// directory; otherwise target_outside_repo (PRODUCT.md §8: in the config, a
+// directory; otherwise target_outside_repo (README "Security model": in the config, a
 // config error). Whether a symlink leads out is judged when the file is
 // read. It returns the cleaned path with '/'.
 func (p *parser) relPath(n *frontmatter.Node, what string) (string, bool) {
@@ -331,7 +331,7 @@ func (p *parser) suites(n *frontmatter.Node) {
 }
 
 // tools reads `tools`: "tool:NAME" -> {command}. A tool may not take a
-// built-in's name (PRODUCT.md §7).
+// built-in's name (README "Configuration").
 func (p *parser) tools(n *frontmatter.Node) {
 	if !p.k.Mapping(n, "tools") {
 		return
@@ -359,7 +359,7 @@ func (p *parser) tools(n *frontmatter.Node) {
 	}
 }
 
-// commands reads the command policy (PRODUCT.md §8).
+// commands reads the command policy (README "Security model").
 func (p *parser) commands(kv *frontmatter.Entry) {
 	c := &p.cfg.Commands
 	c.Pos, c.EndLine = kv.KeyPos, lastLine(kv.Value, kv.KeyPos.Line)

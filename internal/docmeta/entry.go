@@ -26,7 +26,7 @@ var inlineKeys = []string{
 var referenceKeys = []string{"use", "type", "skip", "severity", "weight", "options"}
 
 // AssertionHash is the value generated-assertion-hash must hold: the
-// lowercase hex SHA-256 of the exact assertion bytes (PRODUCT.md §10).
+// lowercase hex SHA-256 of the exact assertion bytes (README "Decisions where the specs are silent").
 func AssertionHash(assertion string) string {
 	sum := sha256.Sum256([]byte(assertion))
 	return hex.EncodeToString(sum[:])
@@ -34,7 +34,7 @@ func AssertionHash(assertion string) string {
 
 // ShorthandID is the id of a string-shorthand eval before any clash suffix:
 // "auto-" and the first 8 hex digits of the SHA-256 of the assertion
-// (PRODUCT.md §4.2), so that it survives reordering.
+// (README "Results, outcomes and blocking"), so that it survives reordering.
 func ShorthandID(assertion string) string {
 	return "auto-" + AssertionHash(assertion)[:8]
 }
@@ -382,7 +382,7 @@ func (c *checker) weight(n *frontmatter.Node, what string) (float64, bool) {
 
 // target checks `target`: body, raw, frontmatter, or the closed object
 // {source: file, path: <non-empty>}. Whether the path stays inside the
-// repository is judged when grading (target_outside_repo, PRODUCT.md §8).
+// repository is judged when grading (target_outside_repo, README "Graders").
 func (c *checker) target(n *frontmatter.Node, what string) (Target, bool) {
 	switch n.Kind {
 	case frontmatter.String:
@@ -493,7 +493,7 @@ func (c *checker) severityMap(n *frontmatter.Node, what string) (map[string]diag
 }
 
 // checkOptions validates a built-in tool:* grader's options with the
-// tool's own check (PRODUCT.md §9: an unknown or ill-typed option is a
+// tool's own check (README "Built-in tool:* graders": an unknown or ill-typed option is a
 // definition result) and turns its problems into faults; at is where a
 // problem without a position goes (the tool's missing_field). Other graders'
 // options are free, and a tool:* name that is not built in is no fault here:

@@ -14,7 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
-// verdict is an eval's outcome for scores and suites (PRODUCT.md §4.1): fail
+// verdict is an eval's outcome for scores and suites (README "Results, outcomes and blocking"): fail
 // if any of its results failed, else error if any errored, else its single
 // outcome. Notes never enter it.
 func verdict(results []diag.Result) diag.Outcome {
@@ -126,7 +126,7 @@ func (r *run) score() {
 
 // validateTargets adds what `validate` reports beyond definitions: unknown
 // tools, targets outside the repository and missing companions, each a fail
-// of severity error at the eval's entry (PRODUCT.md §6).
+// of severity error at the eval's entry (README "Use it in GitHub Actions").
 func (r *run) validateTargets(pages []*pageState) {
 	for _, ps := range pages {
 		if ps.page == nil {

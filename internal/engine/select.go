@@ -25,7 +25,7 @@ type selection struct {
 	checked []string // every selected file checked, for the report's scope
 }
 
-// selectFiles picks the files of the run (PRODUCT.md §2): the PATH arguments
+// selectFiles picks the files of the run (README "Which files are checked"): the PATH arguments
 // filtered by the config's selection, what a change touched (--base, or a
 // pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
@@ -183,7 +183,7 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 
 // noticeCommandsChange says so when the change edits the config's commands
 // section: commands.* are hygiene, not a boundary against a pull request
-// that edits them (PRODUCT.md §8).
+// that edits them (README "Graders").
 func (r *run) noticeCommandsChange(ctx context.Context, base string) {
 	cmds := r.cfg.Commands
 	if base == "" || !cmds.Pos.Known() {
@@ -205,7 +205,7 @@ func (r *run) noticeCommandsChange(ctx context.Context, base string) {
 // dependents returns the selected pages that name one of the touched files
 // (changed, moved or deleted) as a companion (`target: {source: file}`) or
 // an options file (a schema), directly or through a config eval they reach
-// with use: or eval-suite (PRODUCT.md §2). It reads only pages whose text
+// with use: or eval-suite (README "Which files are checked"). It reads only pages whose text
 // mentions a touched file's name, found with one `git grep` where git works.
 func (r *run) dependents(ctx context.Context, touched []string) ([]string, error) {
 	if len(touched) == 0 {

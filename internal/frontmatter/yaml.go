@@ -19,7 +19,7 @@ import (
 // line, so every position is the file's own; columns count code points.
 //
 // It reads the text through yaml.Node, never into Go values, and gives
-// scalars their YAML 1.2 core-schema meaning (PRODUCT.md §10): "yes" and
+// scalars their YAML 1.2 core-schema meaning (README "Decisions where the specs are silent"): "yes" and
 // "on" are strings, an unquoted date is a string, "1_000" is a string,
 // quoted and block scalars are strings, "<<" is an ordinary key. Node.Text
 // keeps a Null's, Bool's or Number's source text.

@@ -12,7 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// The JUnit XML report (PRODUCT.md §5), in the shape CI test reporters read:
+// The JUnit XML report (README "SARIF, JUnit and the GitHub format"), in the shape CI test reporters read:
 // <testsuites> holds a <testsuite> per file, which holds a <testcase> per
 // result. Field order is attribute and element order.
 type junitSuites struct {

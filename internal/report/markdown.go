@@ -25,7 +25,7 @@ const (
 	noticeRunes = 1000
 )
 
-// WriteJobSummary writes the Markdown job summary of r (PRODUCT.md §5): the
+// WriteJobSummary writes the Markdown job summary of r (README "SARIF, JUnit and the GitHub format"): the
 // totals and score, the scope, the notices, the suites, the fail and error
 // results, the pending queue and the skips. Text that comes from pages,
 // fixtures, graders or paths is escaped with markdownText, so it renders as
@@ -109,7 +109,7 @@ func writeSummaryHeader(b *strings.Builder, r *Report) {
 			base = markdownText(r.Scope.Base, cellRunes)
 		}
 		fmt.Fprintf(b, "\nScope: **changed** since %s, %s checked. ", base, files)
-		// PRODUCT.md §4.3 and §5: suites seen in part never block, and
+		// README "Results, outcomes and blocking": suites seen in part never block, and
 		// a partial scan must not be read as fixing the files it skipped.
 		b.WriteString("This run saw only part of the repository: files outside the change were not checked, " +
 			"and suites it saw in part are partial and never block.\n")
