@@ -93,15 +93,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 	for i := range r.Results {
 		out.Results = append(out.Results, toJSONResult(&r.Results[i]))
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(guardJSON(buf.Bytes()))
-	return err
+	return writeIndentedJSON(w, out)
 }
 
 func toJSONResult(r *diag.Result) jsonResult {
@@ -155,4 +147,18 @@ func nonNil(s []string) []string {
 // roundScore rounds to four decimals so reports do not show float noise.
 func roundScore(f float64) float64 {
 	return math.Round(f*10000) / 10000
+}
+
+// writeIndentedJSON writes v as indented JSON, HTML characters as they are, with the escapes of guardJSON
+// (README "Results, outcomes and blocking": nothing in it can act as a workflow command).
+func writeIndentedJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(guardJSON(buf.Bytes()))
+	return err
 }

@@ -2,8 +2,6 @@ package report
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -227,15 +225,7 @@ func WriteListJSON(w io.Writer, l *Listing) error {
 		}
 		out.Pages = append(out.Pages, jp)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		return err
-	}
-	_, err := w.Write(guardJSON(buf.Bytes()))
-	return err
+	return writeIndentedJSON(w, out)
 }
 
 func listFiles(files []ListedFile) []jsonListFile {
