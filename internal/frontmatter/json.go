@@ -199,18 +199,12 @@ func (p *jsonParser) object(depth int) *Node {
 				}
 			}
 		}
-		p.space()
-		if p.i < len(p.text) && p.text[p.i] == ',' {
-			p.i++
-			p.space()
-			continue
-		}
-		if p.i < len(p.text) && p.text[p.i] == '}' {
-			p.i++
+		if more, ok := p.after('}', "an object"); !more {
+			if !ok {
+				return nil
+			}
 			return n
 		}
-		p.unexpected("in an object, where ',' or '}' should be")
-		return nil
 	}
 }
 
@@ -228,19 +222,32 @@ func (p *jsonParser) array(depth int) *Node {
 			return nil
 		}
 		n.Items = append(n.Items, v)
-		p.space()
-		if p.i < len(p.text) && p.text[p.i] == ',' {
-			p.i++
-			p.space()
-			continue
-		}
-		if p.i < len(p.text) && p.text[p.i] == ']' {
-			p.i++
+		if more, ok := p.after(']', "an array"); !more {
+			if !ok {
+				return nil
+			}
 			return n
 		}
-		p.unexpected("in an array, where ',' or ']' should be")
-		return nil
 	}
+}
+
+// after reads what follows a member of a collection that close ends: a ',' (more) or close (done); anything
+// else stops the parse (not ok).
+func (p *jsonParser) after(close byte, what string) (more, ok bool) {
+	p.space()
+	if p.i < len(p.text) {
+		switch p.text[p.i] {
+		case ',':
+			p.i++
+			p.space()
+			return true, true
+		case close:
+			p.i++
+			return false, true
+		}
+	}
+	p.unexpected(fmt.Sprintf("in %s, where ',' or '%c' should be", what, close))
+	return false, false
 }
 
 // number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
