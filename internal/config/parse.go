@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"path"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/envpolicy"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -66,48 +66,35 @@ func (p *parser) parse(text []byte) {
 		p.k.Fault(diag.Pos{Line: 1, Col: 1}, "missing_field", "the config is empty: it needs version: 1")
 		return
 	}
-	if !p.k.Mapping(root, "the config") {
-		return
-	}
-
 	// Named evals come first: suites refer to them, wherever they are
-	// written.
-	if kv := root.Get("evals"); kv != nil {
-		p.evals(kv.Value)
+	// written. The commands section's lines are known even when it is
+	// invalid (README "Security model": a change to it is announced).
+	if root.Kind == frontmatter.Map {
+		if kv := root.Get("evals"); kv != nil {
+			p.evals(kv.Value)
+		}
+		if kv := root.Get("commands"); kv != nil {
+			p.cfg.Commands.Pos, p.cfg.Commands.EndLine = kv.KeyPos, lastLine(kv.Value, kv.KeyPos.Line)
+		}
 	}
-	for i := range root.Entries {
-		kv := &root.Entries[i]
+	p.object(root, rootShape, "", func(kv *frontmatter.Entry) {
 		switch kv.Key {
 		case "version":
 			p.version(kv.Value)
 		case "pages":
 			p.pages(kv.Value)
-		case "evals":
 		case "suites":
 			p.suites(kv.Value)
 		case "tools":
 			p.tools(kv.Value)
 		case "commands":
-			p.commands(kv)
+			p.commands(kv.Value)
 		case "evalcase":
 			p.evalcase(kv.Value)
 		case "jev":
 			p.jev(kv.Value)
-		case "ai":
-			// Reserved (README "Configuration"): in this version every ai eval is
-			// pending, so nothing may be configured yet.
-			if p.k.Mapping(kv.Value, "ai") {
-				for _, e := range kv.Value.Entries {
-					p.k.Fault(e.KeyPos, "unknown_key", "ai: unknown key %s: the ai section is reserved and must be empty in this version", docmeta.Quote(e.Key))
-				}
-			}
-		default:
-			p.k.Fault(kv.KeyPos, "unknown_key", "unknown key %s (allowed: version, pages, evals, suites, tools, commands, evalcase, jev, ai)", docmeta.Quote(kv.Key))
 		}
-	}
-	if root.Get("version") == nil {
-		p.k.Fault(root.Pos, "missing_field", "the config needs version: 1")
-	}
+	})
 	// A definition with faults is left out of the catalog; suites saw it
 	// as defined (a nil value), so that it was not also an unknown_use.
 	for id, ev := range p.cfg.Catalog.Evals {
@@ -134,31 +121,29 @@ func (p *parser) version(n *frontmatter.Node) {
 	p.cfg.Version = 1
 }
 
-// fields walks a closed mapping: each key of allowed goes to its handler,
-// any other key is unknown_key. It reports whether n is a mapping.
-func (p *parser) fields(n *frontmatter.Node, what string, allowed []string, handle func(kv *frontmatter.Entry)) bool {
-	if !p.k.Mapping(n, what) {
-		return false
-	}
-	for i := range n.Entries {
-		kv := &n.Entries[i]
-		known := false
-		for _, a := range allowed {
-			if a == kv.Key {
-				known = true
-			}
+// object holds n against o with the checking kit (README "Development"), records its faults, then hands
+// each valid entry to read, in source order; a list is handed on even when some items failed, and read skips
+// those (items that are not non-empty strings), so that the others are still checked. It reports whether n
+// passed.
+func (p *parser) object(n *frontmatter.Node, o *shape.Object, what string, read func(kv *frontmatter.Entry)) bool {
+	var k shape.Checker
+	var valid []*frontmatter.Entry
+	ok := k.Object(n, o, what, func(f *shape.Field, kv *frontmatter.Entry, ok bool) {
+		if ok || f.Type.Kind == shape.List && kv.Value.Kind == frontmatter.List {
+			valid = append(valid, kv)
 		}
-		if !known {
-			p.k.Fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (allowed: %s)", what, docmeta.Quote(kv.Key), strings.Join(allowed, ", "))
-			continue
-		}
-		handle(kv)
+	})
+	for _, pr := range k.Problems() {
+		p.k.Fault(pr.Pos, pr.Code, "%s", pr.Message)
 	}
-	return true
+	for _, kv := range valid {
+		read(kv)
+	}
+	return ok
 }
 
 func (p *parser) pages(n *frontmatter.Node) {
-	p.fields(n, "pages", []string{"include", "exclude"}, func(kv *frontmatter.Entry) {
+	p.object(n, pagesSection, "pages", func(kv *frontmatter.Entry) {
 		globs := p.globs(kv.Value, "pages."+kv.Key)
 		if kv.Key == "include" {
 			p.cfg.Pages.Include, p.cfg.Pages.WholeRepo = globs, false
@@ -169,7 +154,7 @@ func (p *parser) pages(n *frontmatter.Node) {
 }
 
 func (p *parser) evalcase(n *frontmatter.Node) {
-	p.fields(n, "evalcase", []string{"include", "candidates"}, func(kv *frontmatter.Entry) {
+	p.object(n, evalcaseSection, "evalcase", func(kv *frontmatter.Entry) {
 		globs := p.globs(kv.Value, "evalcase."+kv.Key)
 		if kv.Key == "include" {
 			p.cfg.EvalCase.Include = globs
@@ -187,16 +172,13 @@ func (p *parser) evalcase(n *frontmatter.Node) {
 // "./" is dropped, since clean paths never start with it. The list may be
 // empty (it then selects nothing).
 func (p *parser) globs(n *frontmatter.Node, what string) []string {
-	if !p.k.List(n, what, false) {
-		return nil
-	}
 	out := make([]string, 0, len(n.Items))
 	for i, it := range n.Items {
-		w := fmt.Sprintf("%s[%d]", what, i)
-		raw, ok := p.k.NonEmpty(it, w)
-		if !ok {
-			continue
+		if it.Kind != frontmatter.String || it.Text == "" {
+			continue // the kit reported it
 		}
+		w := shape.Item(what, i)
+		raw := it.Text
 		g := raw
 		for strings.HasPrefix(g, "./") {
 			g = g[2:]
@@ -304,26 +286,16 @@ func (p *parser) suites(n *frontmatter.Node) {
 		}
 		s := &docmeta.Suite{Name: kv.Key, Pos: kv.KeyPos, TargetPassRate: 1}
 		before := p.k.Faults()
-		ok := p.fields(kv.Value, what, []string{"target-pass-rate", "evals"}, func(f *frontmatter.Entry) {
+		p.object(kv.Value, suiteEntry, what, func(f *frontmatter.Entry) {
 			switch f.Key {
 			case "target-pass-rate":
-				w := what + ".target-pass-rate"
-				if x, ok := p.k.Number(f.Value, w); ok {
-					if x < 0 || x > 1 {
-						p.k.Fault(f.Value.Pos, "invalid_value", "%s must be a number from 0 to 1, got %s", w, docmeta.Describe(f.Value))
-					} else {
-						s.TargetPassRate = x
-					}
-				}
+				s.TargetPassRate = f.Value.Num
 			case "evals":
 				evals, rs := docmeta.SuiteEvals(f.Value, what+".evals", p.cfg.Catalog.Evals)
 				p.k.Add(rs...)
 				s.Evals = evals
 			}
 		})
-		if ok && kv.Value.Get("evals") == nil {
-			p.k.Fault(kv.Value.Pos, "missing_field", "%s needs evals (a list of entries as on a page)", what)
-		}
 		if p.k.Faults() == before {
 			p.cfg.Catalog.Suites[kv.Key] = s
 		}
@@ -347,12 +319,11 @@ func (p *parser) tools(n *frontmatter.Node) {
 		}
 		t := Tool{Name: kv.Key, Pos: kv.KeyPos}
 		before := p.k.Faults()
-		ok := p.fields(kv.Value, what, []string{"command"}, func(f *frontmatter.Entry) {
-			t.Command, _ = p.k.Strings(f.Value, what+".command", true)
+		p.object(kv.Value, toolEntry, what, func(f *frontmatter.Entry) {
+			for _, it := range f.Value.Items {
+				t.Command = append(t.Command, it.Text)
+			}
 		})
-		if ok && kv.Value.Get("command") == nil {
-			p.k.Fault(kv.Value.Pos, "missing_field", "%s needs command (an argv list)", what)
-		}
 		if p.k.Faults() == before {
 			p.cfg.Tools[kv.Key] = t
 		}
@@ -360,44 +331,29 @@ func (p *parser) tools(n *frontmatter.Node) {
 }
 
 // commands reads the command policy (README "Security model").
-func (p *parser) commands(kv *frontmatter.Entry) {
+func (p *parser) commands(n *frontmatter.Node) {
 	c := &p.cfg.Commands
-	c.Pos, c.EndLine = kv.KeyPos, lastLine(kv.Value, kv.KeyPos.Line)
-	p.fields(kv.Value, "commands", []string{"timeout-ms", "frontmatter", "allow", "pass-env"}, func(f *frontmatter.Entry) {
-		w := "commands." + f.Key
+	p.object(n, commandsSection, "commands", func(f *frontmatter.Entry) {
 		switch f.Key {
 		case "timeout-ms":
-			if ms, ok := p.k.Integer(f.Value, w, 1, docmeta.MaxTimeoutMS); ok {
-				c.TimeoutMS = ms
-			}
+			c.TimeoutMS = int(f.Value.Num)
 		case "frontmatter":
-			if s, ok := p.k.String(f.Value, w); ok {
-				switch s {
-				case "allow":
-				case "deny":
-					c.FrontmatterDeny = true
-				default:
-					p.k.Fault(f.Value.Pos, "invalid_value", "%s must be allow or deny, got %s", w, docmeta.Quote(s))
-				}
-			}
+			c.FrontmatterDeny = f.Value.Text == "deny"
 		case "allow":
-			if list, ok := p.k.Strings(f.Value, w, false); ok {
-				c.Allow, c.AllowSet = list, true
+			c.Allow, c.AllowSet = make([]string, 0, len(f.Value.Items)), true
+			for _, it := range f.Value.Items {
+				c.Allow = append(c.Allow, it.Text)
 			}
 		case "pass-env":
-			if !p.k.List(f.Value, w, false) {
-				return
-			}
 			c.PassEnv = []string{}
 			for i, it := range f.Value.Items {
-				name, ok := p.k.NonEmpty(it, fmt.Sprintf("%s[%d]", w, i))
-				at := it.Pos
+				w, name := shape.Item("commands.pass-env", i), it.Text
 				switch {
-				case !ok:
+				case it.Kind != frontmatter.String || name == "": // the kit reported it
 				case strings.ContainsAny(name, "=\x00"):
-					p.k.Fault(at, "invalid_value", "%s[%d] must be a variable name, got %s", w, i, docmeta.Quote(name))
+					p.k.Fault(it.Pos, "invalid_value", "%s must be a variable name, got %s", w, docmeta.Quote(name))
 				case envpolicy.NeverPassed(name):
-					p.k.Fault(at, "invalid_value", "%s[%d]: %s is never passed to commands (GITHUB_TOKEN, ACTIONS_*, INPUT_* and the runner files are not), so it cannot be listed", w, i, docmeta.Quote(name))
+					p.k.Fault(it.Pos, "invalid_value", "%s: %s is never passed to commands (GITHUB_TOKEN, ACTIONS_*, INPUT_* and the runner files are not), so it cannot be listed", w, docmeta.Quote(name))
 				default:
 					c.PassEnv = append(c.PassEnv, name)
 				}
@@ -425,10 +381,10 @@ func (p *parser) jev(n *frontmatter.Node) {
 		return
 	}
 	for i, it := range n.Items {
-		what := fmt.Sprintf("jev[%d]", i)
+		what := shape.Item("jev", i)
 		e := JevEntry{Pos: it.Pos}
 		before := p.k.Faults()
-		ok := p.fields(it, what, []string{"contract", "answers", "candidate-model", "baseline-model", "allow-unpinned", "from"}, func(f *frontmatter.Entry) {
+		p.object(it, jevEntry, what, func(f *frontmatter.Entry) {
 			w := what + "." + f.Key
 			switch f.Key {
 			case "contract":
@@ -438,22 +394,13 @@ func (p *parser) jev(n *frontmatter.Node) {
 			case "from":
 				e.From, _ = p.relPath(f.Value, w)
 			case "candidate-model":
-				e.CandidateModel, _ = p.k.NonEmpty(f.Value, w)
+				e.CandidateModel = f.Value.Text
 			case "baseline-model":
-				e.BaselineModel, _ = p.k.NonEmpty(f.Value, w)
+				e.BaselineModel = f.Value.Text
 			case "allow-unpinned":
-				e.AllowUnpinned, _ = p.k.Bool(f.Value, w)
+				e.AllowUnpinned = f.Value.Bool
 			}
 		})
-		if !ok {
-			continue
-		}
-		if it.Get("contract") == nil {
-			p.k.Fault(it.Pos, "missing_field", "%s needs contract (the jevcheck contract's path)", what)
-		}
-		if it.Get("from") != nil && it.Get("answers") == nil {
-			p.k.Fault(it.Pos, "missing_field", "%s: from (the baseline replay) needs answers (the candidate replay) to compare", what)
-		}
 		if p.k.Faults() == before {
 			p.cfg.Jev = append(p.cfg.Jev, e)
 		}

@@ -22,7 +22,7 @@ func beyondSchema(faults []diag.Result) bool {
 		switch {
 		case r.Code == "duplicate_id", r.Code == "unknown_use", r.Code == "syntax_error", r.Code == "duplicate_key":
 			return true
-		case strings.Contains(r.Message, "not a valid glob"), strings.Contains(r.Message, ".options: tool:"),
+		case strings.Contains(r.Message, "not a valid glob"), strings.Contains(r.Message, "may not exceed"), strings.Contains(r.Message, "not valid RE2"),
 			strings.Contains(r.Message, "finite"):
 			return true
 		}

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // Patterns of proposal.2 (spec-origins §2.2). Both are RE2-compatible, so the
@@ -81,64 +81,38 @@ func (c *checker) note(pos diag.Pos, check string, sev diag.Severity, code, msg 
 	})
 }
 
-// describe renders a value for a message: scalars as written (strings
-// quoted and shortened), collections by their kind.
-func describe(n *frontmatter.Node) string {
-	switch n.Kind {
-	case frontmatter.Null:
-		return "null"
-	case frontmatter.Bool, frontmatter.Number:
-		if n.Text != "" {
-			return shorten(n.Text)
-		}
-		if n.Kind == frontmatter.Bool {
-			return strconv.FormatBool(n.Bool)
-		}
-		return strconv.FormatFloat(n.Num, 'g', -1, 64)
-	case frontmatter.String:
-		return quote(n.Text)
-	case frontmatter.List:
-		return "a list"
-	case frontmatter.Map:
-		return "a mapping"
+// The kit's wording (README "Development": one checking kit): docmeta's checks are shape types.
+var (
+	describe = shape.Describe
+	quote    = shape.Quote
+	child    = shape.Child
+	item     = shape.Item
+)
+
+var (
+	idType = &shape.Type{Kind: shape.String, Pattern: shape.NewPattern(IDPattern,
+		"kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen)", "invalid_id")}
+	numberType  = &shape.Type{Kind: shape.Number}
+	evalTypes   = &shape.Type{Kind: shape.String, Enum: []string{diag.TypeRegression, diag.TypeCapability}}
+	weightType  = &shape.Type{Kind: shape.Number, Min: shape.Ptr(0), MinExclusive: true, RangeHint: "write skip: true to disable an eval"}
+	mappingType = &shape.Type{Kind: shape.Map}
+	listType    = &shape.Type{Kind: shape.List}
+	nonEmptyLst = &shape.Type{Kind: shape.List, NonEmpty: true}
+)
+
+// hold checks n against t with the kit and records its faults.
+func (c *checker) hold(n *frontmatter.Node, t *shape.Type, what string) bool {
+	var k shape.Checker
+	ok := k.Value(n, t, what)
+	for _, p := range k.Problems() {
+		c.fault(p.Pos, p.Code, "%s", p.Message)
 	}
-	return "an unknown value"
+	return ok
 }
-
-// quote renders user text for a message: quoted, shortened, on one line.
-func quote(s string) string { return strconv.Quote(shorten(s)) }
-
-// shorten cuts s to 60 code points.
-func shorten(s string) string {
-	const limit = 60
-	if utf8.RuneCountInString(s) <= limit {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:limit]) + "…"
-}
-
-// simpleKey matches map keys that can be written unquoted in a message path.
-var simpleKey = regexp.MustCompile(`^[A-Za-z0-9_:-]+$`)
-
-// child names key inside path for messages: "evals[0].runs".
-func child(path, key string) string {
-	if !simpleKey.MatchString(key) {
-		key = strconv.Quote(shorten(key))
-	}
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// item names the i-th (0-based) item of the list at path.
-func item(path string, i int) string { return fmt.Sprintf("%s[%d]", path, i) }
 
 // str checks that n is a string.
 func (c *checker) str(n *frontmatter.Node, what string) (string, bool) {
-	if n.Kind != frontmatter.String {
-		c.fault(n.Pos, "wrong_type", "%s must be a string, got %s", what, describe(n))
+	if !c.hold(n, shape.AnyString, what) {
 		return "", false
 	}
 	return n.Text, true
@@ -146,136 +120,76 @@ func (c *checker) str(n *frontmatter.Node, what string) (string, bool) {
 
 // nonEmpty checks that n is a string of at least one character.
 func (c *checker) nonEmpty(n *frontmatter.Node, what string) (string, bool) {
-	s, ok := c.str(n, what)
-	if ok && s == "" {
-		c.fault(n.Pos, "invalid_value", "%s must be a non-empty string", what)
+	if !c.hold(n, shape.NonEmptyString, what) {
 		return "", false
 	}
-	return s, ok
+	return n.Text, true
 }
 
 // id checks that n is a string matching IDPattern.
 func (c *checker) id(n *frontmatter.Node, what string) (string, bool) {
-	s, ok := c.str(n, what)
-	if ok && !ValidID(s) {
-		c.fault(n.Pos, "invalid_id", "%s must be kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen), got %s", what, quote(s))
+	if !c.hold(n, idType, what) {
 		return "", false
 	}
-	return s, ok
+	return n.Text, true
 }
 
 // number checks that n is a finite number (README "Decisions where the specs are silent": .inf and .nan are
 // invalid_value wherever a number is expected).
 func (c *checker) number(n *frontmatter.Node, what string) (float64, bool) {
-	if n.Kind != frontmatter.Number {
-		c.fault(n.Pos, "wrong_type", "%s must be a number, got %s", what, describe(n))
-		return 0, false
-	}
-	if !n.IsFinite() {
-		c.fault(n.Pos, "invalid_value", "%s must be a finite number, got %s", what, describe(n))
+	if !c.hold(n, numberType, what) {
 		return 0, false
 	}
 	return n.Num, true
 }
 
-// integer checks that n is an integral number in [lo, hi]. Integral floats
-// (3.0, 1e3) count as integers (README "Decisions where the specs are silent").
+// integer checks that n is an integral number in [lo, hi]; ±maxInt is an open side. Integral floats (3.0,
+// 1e3) count as integers (README "Decisions where the specs are silent").
 func (c *checker) integer(n *frontmatter.Node, what string, lo, hi int) (int, bool) {
-	if n.Kind != frontmatter.Number {
-		c.fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, describe(n))
-		return 0, false
+	t := &shape.Type{Kind: shape.Int}
+	if lo != -maxInt {
+		t.Min = shape.Ptr(float64(lo))
 	}
-	if !n.IsFinite() {
-		c.fault(n.Pos, "invalid_value", "%s must be a finite integer, got %s", what, describe(n))
-		return 0, false
+	if hi != maxInt {
+		t.Max = shape.Ptr(float64(hi))
 	}
-	if !n.IsInt() {
-		c.fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, describe(n))
-		return 0, false
-	}
-	if below, above := n.Num < float64(lo), n.Num > float64(hi); below || above {
-		// An open side (±maxInt, a float64's exact integers) is not named
-		// as a range: the message names the bound that n crossed.
-		switch {
-		case below && hi == maxInt:
-			c.fault(n.Pos, "invalid_value", "%s must be an integer of at least %d, got %s", what, lo, describe(n))
-		case above && lo == -maxInt:
-			c.fault(n.Pos, "invalid_value", "%s must be an integer of at most %d, got %s", what, hi, describe(n))
-		default:
-			c.fault(n.Pos, "invalid_value", "%s must be an integer from %d to %d, got %s", what, lo, hi, describe(n))
-		}
+	if !c.hold(n, t, what) {
 		return 0, false
 	}
 	return int(n.Num), true
 }
 
-// boolean checks that n is a boolean. YAML 1.2 reads yes/no/on/off as
-// strings (README "Decisions where the specs are silent"), so the message says what to write instead.
+// boolean checks that n is a boolean.
 func (c *checker) boolean(n *frontmatter.Node, what string) (bool, bool) {
-	if n.Kind == frontmatter.Bool {
-		return n.Bool, true
+	if !c.hold(n, shape.Boolean, what) {
+		return false, false
 	}
-	hint := ""
-	if n.Kind == frontmatter.String {
-		switch n.Text {
-		case "yes", "Yes", "YES", "on", "On", "ON", "y", "Y", "True", "TRUE":
-			hint = " (write true)"
-		case "no", "No", "NO", "off", "Off", "OFF", "n", "N", "False", "FALSE":
-			hint = " (write false)"
-		}
-	}
-	c.fault(n.Pos, "wrong_type", "%s must be true or false, got %s%s", what, describe(n), hint)
-	return false, false
+	return n.Bool, true
 }
 
 // mapping checks that n is a mapping.
-func (c *checker) mapping(n *frontmatter.Node, what string) bool {
-	if n.Kind != frontmatter.Map {
-		c.fault(n.Pos, "wrong_type", "%s must be a mapping, got %s", what, describe(n))
-		return false
-	}
-	return true
-}
+func (c *checker) mapping(n *frontmatter.Node, what string) bool { return c.hold(n, mappingType, what) }
 
 // list checks that n is a list, non-empty when nonEmpty is set.
 func (c *checker) list(n *frontmatter.Node, what string, nonEmpty bool) bool {
-	if n.Kind != frontmatter.List {
-		c.fault(n.Pos, "wrong_type", "%s must be a list, got %s", what, describe(n))
-		return false
+	if nonEmpty {
+		return c.hold(n, nonEmptyLst, what)
 	}
-	if nonEmpty && len(n.Items) == 0 {
-		c.fault(n.Pos, "invalid_value", "%s must not be an empty list", what)
-		return false
-	}
-	return true
+	return c.hold(n, listType, what)
 }
 
 // stringList checks that n is a non-empty list of non-empty strings; with
 // unique, a repeated string is invalid_value at the later item.
 func (c *checker) stringList(n *frontmatter.Node, what string, unique bool) ([]string, bool) {
-	if !c.list(n, what, true) {
+	t := &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString, Unique: unique}
+	if !c.hold(n, t, what) {
 		return nil, false
 	}
-	ok := true
-	out := make([]string, 0, len(n.Items))
-	seen := map[string]bool{}
+	out := make([]string, len(n.Items))
 	for i, it := range n.Items {
-		s, good := c.nonEmpty(it, item(what, i))
-		if !good {
-			ok = false
-			continue
-		}
-		if unique {
-			if seen[s] {
-				c.fault(it.Pos, "invalid_value", "%s repeats %s: items must be unique", item(what, i), quote(s))
-				ok = false
-				continue
-			}
-			seen[s] = true
-		}
-		out = append(out, s)
+		out[i] = it.Text
 	}
-	return out, ok
+	return out, true
 }
 
 // severity checks a severity value. `notice` is proposal.4's spelling of

@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -156,7 +157,7 @@ func (c *checker) checkReference(n *frontmatter.Node, path string) *entry {
 			if slices.Contains(inlineKeys, kv.Key) {
 				c.fault(kv.KeyPos, "use_override_not_allowed", "%s: a use: reference may not set %s; it may override only skip, type, severity, weight and options", path, kv.Key)
 			} else {
-				c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s in a use: reference (allowed: use, skip, type, severity, weight, options)%s", path, quote(kv.Key), kebabHint(kv.Key, referenceKeys))
+				c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, path+", a use: reference", referenceKeys, "", false))
 			}
 		}
 	}
@@ -266,11 +267,11 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 				ev.Skip = b
 			}
 		default:
-			kind := "an inline eval"
+			kind := ", an inline eval"
 			if named {
-				kind = "a named eval"
+				kind = ", a named eval"
 			}
-			c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s in %s%s", path, quote(kv.Key), kind, kebabHint(kv.Key, inlineKeys))
+			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, path+kind, inlineKeys, "", true))
 		}
 	}
 
@@ -325,29 +326,6 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 	return ev, id, idPos, hashPos
 }
 
-// kebabHint suggests the kebab-case spelling of a camelCase or snake_case
-// key that names a known key (docevals 0.1 wrote successExitCodes).
-func kebabHint(key string, known []string) string {
-	var b strings.Builder
-	for i, r := range key {
-		switch {
-		case r == '_':
-			b.WriteByte('-')
-		case 'A' <= r && r <= 'Z':
-			if i > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r + 'a' - 'A')
-		default:
-			b.WriteRune(r)
-		}
-	}
-	if k := b.String(); k != key && slices.Contains(known, k) {
-		return "; write " + k
-	}
-	return ""
-}
-
 // graderSays describes the grader for a conditional's message.
 func graderSays(grader string, set bool) string {
 	if !set {
@@ -358,26 +336,19 @@ func graderSays(grader string, set bool) string {
 
 // evalType checks `type`: capability or regression.
 func (c *checker) evalType(n *frontmatter.Node, what string) (string, bool) {
-	s, ok := c.str(n, what)
-	if !ok {
+	if !c.hold(n, evalTypes, what) {
 		return "", false
 	}
-	if s != diag.TypeRegression && s != diag.TypeCapability {
-		c.fault(n.Pos, "invalid_value", "%s must be regression or capability, got %s", what, quote(s))
-		return "", false
-	}
-	return s, true
+	return n.Text, true
 }
 
 // weight checks `weight`: a finite number > 0. Zero is excluded: a
 // weightless eval is a silent disable, and skip already means that.
 func (c *checker) weight(n *frontmatter.Node, what string) (float64, bool) {
-	w, ok := c.number(n, what)
-	if ok && w <= 0 {
-		c.fault(n.Pos, "invalid_value", "%s must be a number greater than 0 (write skip: true to disable an eval), got %s", what, describe(n))
+	if !c.hold(n, weightType, what) {
 		return 0, false
 	}
-	return w, ok
+	return n.Num, true
 }
 
 // target checks `target`: body, raw, frontmatter, or the closed object
@@ -412,7 +383,7 @@ func (c *checker) target(n *frontmatter.Node, what string) (Target, bool) {
 				t.Path = s
 				ok = ok && good
 			default:
-				c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (a companion target takes source: file and path)", what, quote(kv.Key))
+				c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what, []string{"source", "path"}, "a companion target takes source: file and path", false))
 				ok = false
 			}
 		}
@@ -452,7 +423,7 @@ func (c *checker) examples(n *frontmatter.Node, what string) {
 			}
 			c.nonEmpty(kv.Value, w)
 		default:
-			c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (examples take pass and fail)", what, quote(kv.Key))
+			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what, []string{"pass", "fail"}, "examples take pass and fail", false))
 		}
 	}
 }
@@ -504,10 +475,10 @@ func (c *checker) checkOptions(ev *Eval, opts *frontmatter.Node, path string, at
 		return true
 	}
 	tool := tooldef.Lookup(ev.Grader)
-	if tool == nil || tool.CheckOptions == nil {
+	if tool == nil {
 		return true
 	}
-	problems := tool.CheckOptions(opts)
+	problems := tool.CheckOptions(opts, path+".options")
 	for _, p := range problems {
 		pos := p.Pos
 		if !pos.Known() {
@@ -517,7 +488,7 @@ func (c *checker) checkOptions(ev *Eval, opts *frontmatter.Node, path string, at
 		if _, ok := diag.LookupCode(code); !ok {
 			code = "invalid_value"
 		}
-		c.fault(pos, code, "%s.options: %s", path, p.Message)
+		c.fault(pos, code, "%s", p.Message)
 	}
 	return len(problems) == 0
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // The page-root keys of proposal.2. Any other root key starting with the
@@ -62,7 +63,8 @@ func ValidatePage(root *frontmatter.Node, cat *Catalog) *Page {
 			p.Provenance = c.provenance(kv.Value, keyProvenance)
 		case strings.HasPrefix(kv.Key, reservedPre):
 			p.HasEvals = true
-			c.fault(kv.KeyPos, "reserved_prefix", "unknown key %s: the eval- prefix is reserved for eval-suite, eval-skip and eval-provenance", quote(kv.Key))
+			c.fault(kv.KeyPos, "reserved_prefix", "%s", shape.UnknownKeyOf(kv.Key, "the page", []string{keySuite, keySkip, keyProvenance},
+				"the eval- prefix is reserved for eval-suite, eval-skip and eval-provenance", false))
 		}
 	}
 
@@ -149,7 +151,7 @@ func (c *checker) provenance(n *frontmatter.Node, path string) []Provenance {
 					}
 				}
 			default:
-				c.fault(kv.KeyPos, "unknown_key", "%s: unknown key %s (allowed: generated-by, evals, confidence)", what, quote(kv.Key))
+				c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what, []string{"generated-by", "evals", "confidence"}, "", false))
 			}
 		}
 		if it.Get("generated-by") == nil {

@@ -1,6 +1,10 @@
 package docmeta
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/evalgate/evalgate/internal/tooldef"
+)
 
 // obj is a JSON Schema object under construction.
 type obj = map[string]any
@@ -219,6 +223,12 @@ func inlineSchema(named bool) obj {
 			},
 		},
 	}
+	// Each built-in tool's options, rendered from its table (package tooldef).
+	allOf := s["allOf"].([]any)
+	for _, t := range tooldef.Builtins {
+		allOf = append(allOf, obj{"if": graderIs(t.Name), "then": obj{"properties": obj{"options": t.OptionsSchema()}}})
+	}
+	s["allOf"] = allOf
 	if named {
 		delete(props, "id")
 		s["description"] = "A named eval: the fields of an inline eval except id, which is its key."

@@ -20,7 +20,7 @@ func TestBuiltinConcurrent(t *testing.T) {
 		in := *proto
 		in.Target = []byte(body)
 		in.Options = builtinTestOpts(t, opts)
-		if probs := LookupBuiltin(name).CheckOptions(in.Options); len(probs) > 0 {
+		if probs := LookupBuiltin(name).CheckOptions(in.Options, "options"); len(probs) > 0 {
 			t.Fatalf("%s %q: %v", name, opts, probs)
 		}
 		inputs = append(inputs, &in)

@@ -64,7 +64,7 @@ func TestBuiltinCheckOptions(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.opts, func(t *testing.T) {
 			var got []prob
-			for _, p := range LookupBuiltin(tt.tool).CheckOptions(builtinTestOpts(t, tt.opts)) {
+			for _, p := range LookupBuiltin(tt.tool).CheckOptions(builtinTestOpts(t, tt.opts), "options") {
 				got = append(got, prob{p.Pos, p.Code})
 				if p.Message == "" {
 					t.Errorf("%s: empty message", p.Code)

@@ -54,7 +54,7 @@ func builtinTestRun(t testing.TB, name string, in *ToolInput) ([]Finding, error)
 	if tool == nil {
 		t.Fatalf("no built-in %s", name)
 	}
-	if probs := tool.CheckOptions(in.Options); len(probs) > 0 {
+	if probs := tool.CheckOptions(in.Options, "options"); len(probs) > 0 {
 		t.Fatalf("%s: options rejected: %v", name, probs)
 	}
 	return tool.Run(context.Background(), in)
@@ -76,7 +76,7 @@ func TestBuiltinRegistry(t *testing.T) {
 		if !strings.Contains(tool.Doc, "Options:") || !strings.Contains(tool.Doc, "Codes:") {
 			t.Errorf("%s: doc must state its options and codes", tool.Name)
 		}
-		if tool.CheckOptions == nil || tool.Run == nil || len(tool.Codes) == 0 {
+		if tool.Run == nil || len(tool.Codes) == 0 {
 			t.Errorf("%s: incomplete", tool.Name)
 		}
 		for _, code := range tool.Codes {

@@ -3,10 +3,9 @@ package tooldef
 import (
 	"fmt"
 	"regexp"
-	"strings"
 
-	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 var Links = &Tool{
@@ -31,10 +30,6 @@ Codes: broken_link (no such file, or leaves the repository), missing_anchor; eac
 column in the file.`,
 	Codes:    []string{"broken_link", "missing_anchor"},
 	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := checkOpts("tool:links", opts)
-		return probs
-	},
 }
 
 var Headings = &Tool{
@@ -50,10 +45,9 @@ Codes: missing_heading (no position: the result points at the eval entry), skipp
 line).`,
 	Codes:    []string{"missing_heading", "skipped_level"},
 	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := checkOpts("tool:headings", opts, opt{"required", optStrings})
-		return probs
-	},
+	Options: &shape.Object{Fields: []shape.Field{
+		{Name: "required", Type: headingList},
+	}},
 }
 
 var Contains = &Tool{
@@ -65,10 +59,8 @@ text and pattern is required; ignore-case: true compares without case. Empty mat
 
 Options: text (string) or pattern (string), ignore-case (boolean, default false).
 Codes: text_missing (no position: the result points at the eval entry).`,
-	Codes: []string{"text_missing"},
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		return checkTextOpts("tool:contains", opts)
-	},
+	Codes:   []string{"text_missing"},
+	Options: textOptions,
 }
 
 var Absent = &Tool{
@@ -80,10 +72,8 @@ non-empty, non-overlapping match is one finding.
 
 Options: text (string) or pattern (string), ignore-case (boolean, default false).
 Codes: text_present, at each match's line and column.`,
-	Codes: []string{"text_present"},
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		return checkTextOpts("tool:absent", opts)
-	},
+	Codes:   []string{"text_present"},
+	Options: textOptions,
 }
 
 var Length = &Tool{
@@ -98,18 +88,16 @@ Options: max-chars, min-words, max-words (integers, 0 or more).
 Codes: too_long, too_short, with evidence {actual, limit, option}; no position: the result points at the
 eval entry.`,
 	Codes: []string{"too_long", "too_short"},
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, found := checkOpts("tool:length", opts, opt{"max-chars", optCount},
-			opt{"min-words", optCount}, opt{"max-words", optCount})
-		if len(found) == 0 {
-			probs = append(probs, missing(opts, "tool:length: give max-chars, min-words or max-words"))
-		}
-		lo, hi := found["min-words"], found["max-words"]
-		if lo != nil && hi != nil && lo.Value.IsInt() && hi.Value.IsInt() && lo.Value.Num > hi.Value.Num {
-			probs = append(probs, diag.Problem{Pos: lo.Value.Pos, Code: "invalid_value",
-				Message: fmt.Sprintf("tool:length: min-words (%s) exceeds max-words (%s)", lo.Value.Text, hi.Value.Text)})
-		}
-		return probs
+	Options: &shape.Object{
+		Fields: []shape.Field{
+			{Name: "max-chars", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Doc: "At most this many code points."}},
+			{Name: "min-words", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Doc: "At least this many words."}},
+			{Name: "max-words", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Doc: "At most this many words."}},
+		},
+		Rules: []shape.Rule{
+			{Kind: shape.AtLeastOne, Keys: []string{"max-chars", "min-words", "max-words"}, Message: "give max-chars, min-words or max-words"},
+			{Kind: shape.NotAbove, Keys: []string{"min-words", "max-words"}, Message: "min-words may not exceed max-words"},
+		},
 	},
 }
 
@@ -122,10 +110,6 @@ var CodeFences = &Tool{
 		"Codes: fence_without_language, at the opening fence's line.",
 	Codes:    []string{"fence_without_language"},
 	Markdown: true,
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, _ := checkOpts("tool:code-fences", opts)
-		return probs
-	},
 }
 
 var FrontmatterSchema = &Tool{
@@ -150,51 +134,27 @@ Codes: schema_violation. A missing, unparseable or invalid schema, or an unparse
 	Codes:       []string{"schema_violation"},
 	Frontmatter: true,
 	PathOptions: []string{"schema"},
-	CheckOptions: func(opts *frontmatter.Node) []diag.Problem {
-		probs, found := checkOpts("tool:frontmatter-schema", opts, opt{"schema", optString})
-		if e := found["schema"]; e == nil {
-			probs = append(probs, missing(opts, "tool:frontmatter-schema: give option schema, the path of a JSON Schema file"))
-		} else if e.Value != nil && e.Value.Kind == frontmatter.String && strings.TrimSpace(e.Value.Text) == "" {
-			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
-				Message: "tool:frontmatter-schema: option \"schema\" must not be empty"})
-		}
-		return probs
-	},
+	Options: &shape.Object{Fields: []shape.Field{{
+		Name: "schema", Required: true, Missing: "needs schema, the path of a JSON Schema file",
+		Type: &shape.Type{Kind: shape.String, NonBlank: true, Doc: "The JSON Schema file, relative to the eval's directory."},
+	}}},
 }
 
-func checkTextOpts(tool string, opts *frontmatter.Node) []diag.Problem {
-	probs, found := checkOpts(tool, opts,
-		opt{"text", optString}, opt{"pattern", optString}, opt{"ignore-case", optBool})
-	text, pattern := found["text"], found["pattern"]
-	switch {
-	case text == nil && pattern == nil:
-		probs = append(probs, missing(opts, tool+": give option text or pattern"))
-	case text != nil && pattern != nil:
-		later := pattern
-		if text.KeyPos.Line > pattern.KeyPos.Line ||
-			(text.KeyPos.Line == pattern.KeyPos.Line && text.KeyPos.Col > pattern.KeyPos.Col) {
-			later = text
-		}
-		probs = append(probs, diag.Problem{Pos: later.KeyPos, Code: "invalid_value",
-			Message: tool + ": give text or pattern, not both"})
-	}
-	for _, e := range []*frontmatter.Entry{text, pattern} {
-		if e == nil || e.Value == nil || e.Value.Kind != frontmatter.String {
-			continue
-		}
-		if e.Value.Text == "" {
-			probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
-				Message: fmt.Sprintf("%s: option %q must not be empty", tool, e.Key)})
-			continue
-		}
-		if e == pattern {
-			if _, err := regexp.Compile(e.Value.Text); err != nil {
-				probs = append(probs, diag.Problem{Pos: e.Value.Pos, Code: "invalid_value",
-					Message: fmt.Sprintf("%s: pattern is not valid RE2: %v", tool, err)})
-			}
-		}
-	}
-	return probs
+// headingList is the type of tool:headings' required: a non-empty list of non-blank strings.
+var headingList = &shape.Type{Kind: shape.List, NonEmpty: true, Doc: "Headings that must be present, at any level.",
+	Items: &shape.Type{Kind: shape.String, NonBlank: true}}
+
+// textOptions are the options of tool:contains and tool:absent.
+var textOptions = &shape.Object{
+	Fields: []shape.Field{
+		{Name: "text", Type: &shape.Type{Kind: shape.String, NonEmpty: true, Doc: "A literal text."}},
+		{Name: "pattern", Type: &shape.Type{Kind: shape.String, NonEmpty: true, RE2: true, Doc: "An RE2 pattern."}},
+		{Name: "ignore-case", Type: &shape.Type{Kind: shape.Bool, Doc: "Compare without case (default false)."}},
+	},
+	Rules: []shape.Rule{
+		{Kind: shape.AtLeastOne, Keys: []string{"text", "pattern"}, Message: "give option text or pattern"},
+		{Kind: shape.NotBoth, Keys: []string{"text", "pattern"}, Message: "give text or pattern, not both"},
+	},
 }
 
 // TextRegexp compiles the options of tool:contains or tool:absent into one regexp, and returns the

@@ -4,10 +4,7 @@
 // Adding a built-in grader adds its definition here (builtins.go) and its Run in package grader.
 package tooldef
 
-import (
-	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/frontmatter"
-)
+import "github.com/evalgate/evalgate/internal/shape"
 
 // Tool is one built-in grader's definition (README "Built-in tool:* graders").
 type Tool struct {
@@ -27,12 +24,9 @@ type Tool struct {
 	// must stay inside the repository, and a change to it re-checks the page (README "Which files are
 	// checked", dependents).
 	PathOptions []string
-	// CheckOptions validates an eval's options (a Map node; nil means none). An unknown option is
-	// unknown_key at its key; an ill-typed value wrong_type at the value; a bad value (an invalid RE2
-	// pattern, a negative limit, an empty list) invalid_value at the value; a missing required option
-	// missing_field at opts.Pos, which is the zero Pos when opts is nil or has no position: the caller then
-	// uses the eval entry's position.
-	CheckOptions func(opts *frontmatter.Node) []diag.Problem
+	// Options is the table of the tool's options (nil: it takes none). CheckOptions holds an eval's options
+	// against it, and the JSON Schema export renders it.
+	Options *shape.Object
 }
 
 // Builtins is the registry of built-in graders, in README order.

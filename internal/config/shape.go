@@ -1,0 +1,113 @@
+package config
+
+import (
+	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/shape"
+	"github.com/evalgate/evalgate/internal/tooldef"
+)
+
+// The config's tables (README "Configuration"): Parse holds each section against them with the checking kit,
+// and ConfigJSONSchema renders them, so the checks and the schema cannot drift. What a table cannot say (glob
+// syntax, paths inside the repository, variables never passed, named evals and suite entries, which are
+// docmeta's) is checked by the section's reader in parse.go.
+
+// globList is a list of globs (README "Which files are checked"); each is a non-empty string, its syntax
+// checked by parser.globs.
+var globList = &shape.Type{Kind: shape.List, Items: shape.NonEmptyString, Ref: "globs"}
+
+// configPath is a path relative to the config's directory, checked by parser.relPath.
+var configPath = &shape.Type{Kind: shape.String, NonEmpty: true, Ref: "path"}
+
+var pagesSection = &shape.Object{Fields: []shape.Field{
+	{Name: "include", Type: &shape.Type{Kind: shape.List, Items: shape.NonEmptyString, Ref: "globs",
+		Doc: `Default ["**/*.md", "**/*.markdown"].`}},
+	{Name: "exclude", Type: globList},
+}}
+
+var evalcaseSection = &shape.Object{Fields: []shape.Field{
+	{Name: "include", Type: globList},
+	{Name: "candidates", Type: globList},
+}}
+
+var commandsSection = &shape.Object{Fields: []shape.Field{
+	{Name: "timeout-ms", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(docmeta.MaxTimeoutMS)}},
+	{Name: "frontmatter", Type: &shape.Type{Kind: shape.String, Enum: []string{"allow", "deny"}}},
+	{Name: "allow", Type: &shape.Type{Kind: shape.List, Items: shape.NonEmptyString}},
+	{Name: "pass-env", Type: &shape.Type{Kind: shape.List, Items: shape.NonEmptyString,
+		Schema: map[string]any{"items": map[string]any{
+			"type": "string", "pattern": `^[^=\x00]+$`, "not": map[string]any{"pattern": anyCase(neverPassed)},
+		}}}},
+}}
+
+var jevEntry = &shape.Object{
+	Fields: []shape.Field{
+		{Name: "contract", Type: configPath, Required: true, Missing: "needs contract (the jevcheck contract's path)"},
+		{Name: "answers", Type: configPath},
+		{Name: "candidate-model", Type: shape.NonEmptyString},
+		{Name: "baseline-model", Type: shape.NonEmptyString},
+		{Name: "allow-unpinned", Type: shape.Boolean},
+		{Name: "from", Type: configPath},
+	},
+	Rules: []shape.Rule{{Kind: shape.Requires, Keys: []string{"from", "answers"},
+		Message: "from (the baseline replay) needs answers (the candidate replay) to compare"}},
+}
+
+var suiteEntry = &shape.Object{Fields: []shape.Field{
+	{Name: "target-pass-rate", Type: &shape.Type{Kind: shape.Number, Min: shape.Ptr(0), Max: shape.Ptr(1)}},
+	{Name: "evals", Type: &shape.Type{Ref: "evals"}, Required: true, Missing: "needs evals (a list of entries as on a page)"},
+}}
+
+var toolEntry = &shape.Object{Fields: []shape.Field{
+	{Name: "command", Type: &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString},
+		Required: true, Missing: "needs command (an argv list)"},
+}}
+
+var aiSection = &shape.Object{Hint: "the ai section is reserved and must be empty in this version"}
+
+// rootShape is the config's top level. Each section's reader holds the section against its own table, so
+// here a section is only its export (section); evals, suites and tools have keys of the user's, checked by
+// their readers (named evals with docmeta).
+var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
+	{Name: "version", Required: true, Missing: "needs version: 1",
+		Type: &shape.Type{Doc: "The config's version: 1.", Schema: map[string]any{"const": 1}}},
+	{Name: "pages", Type: section(pagesSection)},
+	{Name: "evals", Type: &shape.Type{Schema: map[string]any{
+		"description":          "Named evals: a page refers to one with use: ID.",
+		"type":                 "object",
+		"propertyNames":        map[string]any{"pattern": docmeta.IDPattern},
+		"additionalProperties": map[string]any{"$ref": "#/$defs/namedEval"},
+	}}},
+	{Name: "suites", Type: &shape.Type{Schema: map[string]any{
+		"description":          "A page names one with eval-suite: NAME.",
+		"type":                 "object",
+		"propertyNames":        map[string]any{"minLength": 1},
+		"additionalProperties": (&shape.Type{Kind: shape.Map, Object: suiteEntry}).JSONSchema(),
+	}}},
+	{Name: "tools", Type: &shape.Type{Schema: map[string]any{
+		"description": "More tool:* integrations, each run like a command grader with options as JSON in EVALGATE_OPTIONS.",
+		"type":        "object",
+		"propertyNames": map[string]any{
+			"pattern": toolKey.String(),
+			"not":     map[string]any{"enum": builtinNames()},
+		},
+		"additionalProperties": (&shape.Type{Kind: shape.Map, Object: toolEntry}).JSONSchema(),
+	}}},
+	{Name: "commands", Type: section(commandsSection)},
+	{Name: "evalcase", Type: section(evalcaseSection)},
+	{Name: "jev", Type: &shape.Type{Schema: (&shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.Map, Object: jevEntry}}).JSONSchema()}},
+	{Name: "ai", Type: &shape.Type{Kind: shape.Map, Object: aiSection, Doc: "Reserved: must be empty in this version."}},
+}}
+
+// builtinNames are the built-in graders' names, which a tools entry may not take.
+func builtinNames() []string {
+	names := make([]string, len(tooldef.Builtins))
+	for i, t := range tooldef.Builtins {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// section is a section at the top level: checked by its reader against o, exported from o.
+func section(o *shape.Object) *shape.Type {
+	return &shape.Type{Schema: (&shape.Type{Kind: shape.Map, Object: o}).JSONSchema()}
+}
