@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // Fields of a case (contract §3.1, §3.2), required ones first.
@@ -177,19 +179,13 @@ func squash(s string) string {
 	}, strings.ToLower(s))
 }
 
-// unknownKey reports key, which is not in allowed, naming a close match.
+// unknownKey reports key, which is not in allowed, in the kit's one wording (naming a close match).
 func (fs *faults) unknownKey(path []string, what, key string, allowed []string) {
-	for _, a := range allowed {
-		if squash(a) == squash(key) {
-			fs.add(sub(path, key), atKey, "unknown_key", "unknown key %s in %s: write %s", quote(key), what, a)
-			return
-		}
-	}
+	hint := ""
 	if what == "the case" && key == "glossary" {
-		fs.add(sub(path, key), atKey, "unknown_key", "unknown key \"glossary\" in the case: the M8 design doc's draft field is not part of v1; use required_tokens")
-		return
+		hint = "the M8 design doc's draft field is not part of v1; use required_tokens"
 	}
-	fs.add(sub(path, key), atKey, "unknown_key", "unknown key %s in %s (allowed: %s)", quote(key), what, strings.Join(allowed, ", "))
+	fs.add(sub(path, key), atKey, "unknown_key", "%s", shape.UnknownKeyOf(key, what, allowed, hint, false))
 }
 
 // validateCase is the authoritative validation of a case line that passed

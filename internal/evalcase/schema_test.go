@@ -129,7 +129,7 @@ func TestSchema(t *testing.T) {
 		{name: "protocol terminator empty", field: "assertions", raw: assertion("protocol_complete", `{"terminator": ""}`), want: []wantFault{{"invalid_value", "assertions[0].params.terminator", "empty"}}},
 		{name: "protocol terminator number", field: "assertions", raw: assertion("protocol_complete", `{"terminator": 1}`), want: []wantFault{{"wrong_type", "assertions[0].params.terminator", ""}}},
 		{name: "protocol allow_extra_items string", field: "assertions", raw: assertion("protocol_complete", `{"allow_extra_items": "yes"}`), want: []wantFault{{"wrong_type", "assertions[0].params.allow_extra_items", "true or false"}}},
-		{name: "protocol unknown param", field: "assertions", raw: assertion("protocol_complete", `{"expectedItems": 3}`), want: []wantFault{{"unknown_key", "assertions[0].params.expectedItems", "write expected_items"}}},
+		{name: "protocol unknown param", field: "assertions", raw: assertion("protocol_complete", `{"expectedItems": 3}`), want: []wantFault{{"unknown_key", "assertions[0].params.expectedItems", `did you mean "expected_items"?`}}},
 		{name: "placeholder syntax unknown", field: "assertions", raw: assertion("placeholder_integrity", `{"syntax": "ruby"}`), want: []wantFault{{"invalid_value", "assertions[0].params.syntax", "auto, printf, python, icu, custom"}}},
 		{name: "placeholder allow_reorder string", field: "assertions", raw: assertion("placeholder_integrity", `{"allow_reorder": "true"}`), want: []wantFault{{"wrong_type", "assertions[0].params.allow_reorder", ""}}},
 		{name: "placeholder custom without patterns", field: "assertions", raw: assertion("placeholder_integrity", `{"syntax": "custom"}`), want: []wantFault{{"missing_field", "assertions[0].params", "patterns"}}},
@@ -187,7 +187,7 @@ func TestSchema(t *testing.T) {
 		// Unknown fields are rejected with the field named.
 		{name: "unknown field", field: "owner", raw: `"me"`, want: []wantFault{{"unknown_key", "owner", `"owner"`}}},
 		{name: "old glossary field", field: "glossary", raw: `[]`, want: []wantFault{{"unknown_key", "glossary", "required_tokens"}}},
-		{name: "camelCase field", field: "sourceLocale", raw: `"en-US"`, want: []wantFault{{"unknown_key", "sourceLocale", "write source_locale"}}},
+		{name: "camelCase field", field: "sourceLocale", raw: `"en-US"`, want: []wantFault{{"unknown_key", "sourceLocale", `did you mean "source_locale"?`}}},
 
 		// Lines that are not cases.
 		{name: "syntax error", line: `{"id": "a.b",}`, want: []wantFault{{"syntax_error", "", "invalid JSON"}}},

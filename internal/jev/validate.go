@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/jsonpos"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // validator checks the decoded units of a contract and fills the contract.
@@ -207,10 +208,14 @@ func (v *validator) meta(obj map[string]any, jsonl bool) {
 			if !slices.Contains(allowed, k) {
 				hint := ""
 				if jsonl && k == "cases" {
-					hint = "; the cases of a JSONL contract are its lines"
+					hint = "the cases of a JSONL contract are its lines"
 				}
 				kp := pth{key: k}
-				v.fault(&kp, atKey, "unknown_key", "unknown key %s (allowed: %s)%s", strconv.Quote(k), strings.Join(allowed, ", "), hint)
+				where := "the contract"
+				if jsonl {
+					where = "the _meta line"
+				}
+				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, where, allowed, hint, false))
 			}
 		}
 	}
@@ -301,7 +306,7 @@ func (v *validator) defaults(obj map[string]any) {
 	for k, x := range m {
 		p := dp.to(k)
 		if !slices.Contains(defaultKeys, k) {
-			v.fault(&p, atKey, "unknown_key", "unknown key %s in defaults (allowed: %s)", strconv.Quote(k), strings.Join(defaultKeys, ", "))
+			v.fault(&p, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "defaults", defaultKeys, "", false))
 			continue
 		}
 		n, ok := v.number(x, &p, k, k != "score_tolerance")
@@ -372,7 +377,7 @@ func (v *validator) kase(x any, p *pth, keys []fieldKey, seen map[string]bool) (
 		for k := range obj {
 			if !slices.Contains(caseKeys, k) {
 				kp := p.to(k)
-				v.fault(&kp, atKey, "unknown_key", "unknown key %s in a case (allowed: id, state, questions, expect)", strconv.Quote(k))
+				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "a case", caseKeys, "", false))
 			}
 		}
 	}
@@ -453,7 +458,7 @@ func (v *validator) question(x any, p *pth, name string) question {
 		for k := range obj {
 			if !slices.Contains(questionKeys, k) {
 				kp := p.to(k)
-				v.fault(&kp, atKey, "unknown_key", "unknown key %s in question %s (allowed: type, instructions, criteria)", strconv.Quote(k), strconv.Quote(name))
+				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "question "+strconv.Quote(name), questionKeys, "", false))
 			}
 		}
 	}
@@ -486,7 +491,7 @@ func (v *validator) question(x any, p *pth, name string) question {
 		for k, d := range m {
 			kp := cp.to(k)
 			if k != "true" && k != "false" {
-				v.fault(&kp, atKey, "unknown_key", "unknown key %s in a noul question's criteria (allowed: true, false)", strconv.Quote(k))
+				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "a noul question's criteria", []string{"true", "false"}, "", false))
 			} else if d != nil && !content(d) {
 				v.fault(&kp, atValue, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(d))
 			}
@@ -639,7 +644,7 @@ func (v *validator) fieldExpect(x any, p *pth, name string, q question) (Expect,
 		kind, known := expectKind(k)
 		switch {
 		case !known:
-			v.fault(&kp, atKey, "unknown_key", "unknown key %s in expect %s (allowed: %s)", strconv.Quote(k), strconv.Quote(name), keysFor(q.kind))
+			v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "expect "+strconv.Quote(name), strings.Split(keysFor(q.kind), ", "), "", false))
 			continue
 		case kind != KindNone && q.kind != KindNone && kind != q.kind:
 			v.fault(&kp, atKey, "unknown_key", "%s does not apply to %s question (%s takes %s)", k, article(q.kind), strconv.Quote(name), keysFor(q.kind))
