@@ -44,6 +44,8 @@ func TestPackageRules(t *testing.T) {
 				t.Errorf("%s is a leaf but imports %s", pkg, imp)
 			case slices.Contains(vocabularies, pkg) && slices.Contains(forbidden["vocabulary"], imp):
 				t.Errorf("%s checks a vocabulary but imports %s", pkg, imp)
+			case pkg == "internal/shape" && imp != "internal/diag" && imp != "internal/frontmatter":
+				t.Errorf("internal/shape, the checking kit, imports %s: it knows only nodes and results", imp)
 			case pkg == "internal/report" && slices.Contains(forbidden["internal/report"], imp):
 				t.Errorf("internal/report imports %s", imp)
 			case imp == "internal/engine" && pkg != "internal/cli":

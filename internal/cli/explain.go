@@ -8,6 +8,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 const explainUsage = `Usage: evalgate explain [CODE...]
@@ -32,7 +33,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return usageErr(stderr, "explain: %v", err)
 	}
 	if len(codes) == 0 {
-		if err := report.WriteCodeList(stdout, diag.Codes); err != nil {
+		if err := report.WriteCodeList(stdout, tooldef.Codes); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 			return exitInternal
 		}
@@ -40,10 +41,10 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	infos := make([]diag.CodeInfo, 0, len(codes))
 	for _, code := range codes {
-		info, ok := diag.LookupCode(code)
+		info, ok := tooldef.LookupCode(code)
 		if !ok {
 			msg := fmt.Sprintf("explain: unknown code %q", code)
-			if near, ok := diag.NearMiss(code, diag.CodeNames()); ok {
+			if near, ok := diag.NearMiss(code, tooldef.CodeNames()); ok {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			return usageErr(stderr, "%s; evalgate explain lists every code", msg)

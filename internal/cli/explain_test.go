@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // TestExplainCoversEveryCode runs `evalgate explain CODE` for every code of
@@ -17,10 +17,10 @@ func TestExplainCoversEveryCode(t *testing.T) {
 		t.Fatalf("explain: exit %d, stderr %q", code, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSuffix(list.String(), "\n"), "\n")
-	if len(lines) != len(diag.Codes) {
-		t.Errorf("explain lists %d lines for %d codes", len(lines), len(diag.Codes))
+	if len(lines) != len(tooldef.Codes) {
+		t.Errorf("explain lists %d lines for %d codes", len(lines), len(tooldef.Codes))
 	}
-	for i, c := range diag.Codes {
+	for i, c := range tooldef.Codes {
 		if c.Doc == "" || c.Example == "" || c.Fix == "" {
 			t.Errorf("%s: doc, example and fix must all be written", c.Code)
 		}

@@ -36,7 +36,8 @@ const (
 	SeverityAssertion = "assertion"
 )
 
-// Codes is the one registry of result codes, in documentation order.
+// Codes are the result codes evalgate itself gives, in documentation order. The built-in tools' finding
+// codes (group "builtin") are defined with their tools; tooldef.Codes is the whole registry, both in order.
 var Codes = []CodeInfo{
 	// Definitions.
 	{
@@ -284,78 +285,6 @@ var Codes = []CodeInfo{
 		Fix:     "Generate (or write) the command and add it with its generated-assertion-hash.",
 	},
 
-	// Built-in graders.
-	{
-		Code: "broken_link", Group: "builtin", Title: "A relative link or image does not resolve to a file",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:links found a relative link or image whose path names no file or directory in the repository (names compare case-sensitively; a link leaving the repository is broken). Links with a scheme are not checked.",
-		Example: "---\nevals:\n  - id: links\n    grader: tool:links\n---\nSee [the guide](gide.md).",
-		Fix:     "Correct the link's path (relative to the page, or /-rooted from the repository root), or create the missing file.",
-	},
-	{
-		Code: "missing_anchor", Group: "builtin", Title: "A link's #anchor names no heading or id in its page",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:links found a #anchor that matches no heading slug (GitHub's rule: lowercase, spaces to -, repeats get -1, -2) and no HTML id or name in this page or the linked Markdown page.",
-		Example: "---\nevals:\n  - id: links\n    grader: tool:links\n---\n# Install\nSee [below](#instal).",
-		Fix:     "Correct the anchor to the heading's slug, or add the heading or an explicit id.",
-	},
-	{
-		Code: "missing_heading", Group: "builtin", Title: "A required heading is missing",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:headings did not find a heading listed in its required option (trimmed text, exact, at any level).",
-		Example: "---\nevals:\n  - id: sections\n    grader: tool:headings\n    options: {required: [Install]}\n---\n# Setup",
-		Fix:     "Add the heading to the page, or correct its text to match exactly.",
-	},
-	{
-		Code: "skipped_level", Group: "builtin", Title: "A heading is more than one level below the previous one",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:headings found a heading more than one level deeper than the heading before it, which breaks the page's outline.",
-		Example: "---\nevals:\n  - id: outline\n    grader: tool:headings\n---\n# Guide\n### Details",
-		Fix:     "Use the next level (## after #), or add the missing intermediate heading.",
-	},
-	{
-		Code: "text_missing", Group: "builtin", Title: "Required text or pattern is missing",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:contains did not find its text (or RE2 pattern) in the target.",
-		Example: "---\nevals:\n  - id: license\n    grader: tool:contains\n    options: {text: Apache-2.0}\n---\nNo license here.",
-		Fix:     "Add the required text to the page, or correct the option (ignore-case: true for a case-insensitive match).",
-	},
-	{
-		Code: "text_present", Group: "builtin", Title: "Forbidden text or pattern is present",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:absent found its text (or RE2 pattern) in the target; each match is a result at its line and column.",
-		Example: "---\nevals:\n  - id: no-todo\n    grader: tool:absent\n    options: {text: TODO}\n---\nTODO: write this.",
-		Fix:     "Remove or reword each match.",
-	},
-	{
-		Code: "too_long", Group: "builtin", Title: "The target is longer than allowed",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:length counted more code points than max-chars, or more words than max-words, in the target's Markdown source.",
-		Example: "---\nevals:\n  - id: short\n    grader: tool:length\n    options: {max-words: 3}\n---\nThis page has far too many words.",
-		Fix:     "Shorten the page (or its target), or raise the limit.",
-	},
-	{
-		Code: "too_short", Group: "builtin", Title: "The target is shorter than required",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:length counted fewer words than min-words in the target (words are Unicode word segments holding a letter or digit).",
-		Example: "---\nevals:\n  - id: substantial\n    grader: tool:length\n    options: {min-words: 100}\n---\nStub.",
-		Fix:     "Write more, or lower min-words.",
-	},
-	{
-		Code: "fence_without_language", Group: "builtin", Title: "A fenced code block names no language",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:code-fences found a fenced code block whose info string is empty, so readers and highlighters cannot tell its language.",
-		Example: "---\nevals:\n  - id: fences\n    grader: tool:code-fences\n---\n```\nnpm install\n```",
-		Fix:     "Name the language after the opening fence (```sh), or text for plain output.",
-	},
-	{
-		Code: "schema_violation", Group: "builtin", Title: "The frontmatter does not satisfy its JSON Schema",
-		Outcome: "fail", Severity: SeverityEval,
-		Doc:     "tool:frontmatter-schema validated the frontmatter (or a companion file) against the JSON Schema its schema option names and found a violation; each is a result at the offending key.",
-		Example: "---\ntitle: 42\nevals:\n  - id: meta\n    grader: tool:frontmatter-schema\n    options: {schema: page.schema.json}\n---\n(page.schema.json requires title to be a string)",
-		Fix:     "Change the frontmatter to satisfy the schema, or correct the schema.",
-	},
-
 	// Suites.
 	{
 		Code: "suite_below_target", Group: "suite", Title: "A suite's score is below its target-pass-rate",
@@ -541,15 +470,6 @@ func LookupCode(code string) (CodeInfo, bool) {
 		return CodeInfo{}, false
 	}
 	return Codes[i], true
-}
-
-// CodeNames lists every registered code in registry order.
-func CodeNames() []string {
-	names := make([]string, len(Codes))
-	for i, c := range Codes {
-		names[i] = c.Code
-	}
-	return names
 }
 
 // Outcomes lists the outcomes of c's results, check's first.

@@ -3,7 +3,7 @@ package diag
 import "testing"
 
 func TestNearMiss(t *testing.T) {
-	codes := CodeNames()
+	codes := []string{"syntax_error", "unknown_key", "command_timeout", "broken_link", "missing_anchor", "unknown_tool"}
 	tests := []struct {
 		in   string
 		want string

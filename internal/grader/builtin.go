@@ -13,7 +13,8 @@ import (
 )
 
 // Tool is a built-in deterministic grader: its definition (package tooldef) and how it runs. Tools are
-// values of the one registry [Builtins]; nothing registers itself.
+// values of the one registry [Builtins], which `go generate` writes from the builtin_*.go files in
+// tooldef.Builtins' order (builtins_gen.go); nothing registers itself at run time.
 type Tool struct {
 	*tooldef.Tool
 	// Run grades one target. It returns findings (each one a fail result) and an error only when the tool
@@ -72,16 +73,7 @@ var (
 	ErrUnreadable = errors.New("cannot read")
 )
 
-// Builtins is the registry of built-in graders, in README order.
-var Builtins = []*Tool{
-	builtinLinks,
-	builtinHeadings,
-	builtinContains,
-	builtinAbsent,
-	builtinLength,
-	builtinCodeFences,
-	builtinFrontmatterSchema,
-}
+//go:generate go run gen_builtins.go
 
 // LookupBuiltin returns the built-in grader named name ("tool:links"), or nil.
 func LookupBuiltin(name string) *Tool {

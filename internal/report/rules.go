@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // Rule id prefixes (README "Results, outcomes and blocking"). A rule id is stable across runs: code
@@ -77,7 +78,7 @@ func RuleDescription(r *diag.Result) string {
 
 // codeTitle is the registry title of code, or a stand-in that names it.
 func codeTitle(code string) string {
-	if info, ok := diag.LookupCode(code); ok {
+	if info, ok := tooldef.LookupCode(code); ok {
 		return info.Title
 	}
 	return "Result code " + code

@@ -4,7 +4,10 @@
 // Adding a built-in grader adds its definition here (builtins.go) and its Run in package grader.
 package tooldef
 
-import "github.com/evalgate/evalgate/internal/shape"
+import (
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/shape"
+)
 
 // Tool is one built-in grader's definition (README "Built-in tool:* graders").
 type Tool struct {
@@ -12,8 +15,9 @@ type Tool struct {
 	Title string // one line, no trailing period
 	// Doc says what the tool checks, its options and its codes; it feeds README and `--help`.
 	Doc string
-	// Codes are the finding codes the tool can produce, each registered in diag.Codes (group "builtin").
-	Codes []string
+	// Codes are the finding codes the tool can produce, documented as every code is (group "builtin"); they
+	// join the registry, Codes, in the tool's place.
+	Codes []diag.CodeInfo
 	// Markdown reports that the tool parses its target with goldmark; the engine parses pages only for evals
 	// that need it (README "Built-in tool:* graders").
 	Markdown bool
@@ -29,8 +33,6 @@ type Tool struct {
 	Options *shape.Object
 }
 
-// Builtins is the registry of built-in graders, in README order.
-var Builtins = []*Tool{Links, Headings, Contains, Absent, Length, CodeFences, FrontmatterSchema}
 
 // Lookup returns the built-in grader named name ("tool:links"), or nil.
 func Lookup(name string) *Tool {
