@@ -33,7 +33,6 @@ type Tool struct {
 	Options *shape.Object
 }
 
-
 // Lookup returns the built-in grader named name ("tool:links"), or nil.
 func Lookup(name string) *Tool {
 	for _, t := range Builtins {
