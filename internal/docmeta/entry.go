@@ -3,7 +3,6 @@ package docmeta
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -11,20 +10,6 @@ import (
 	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
-
-// Keys of an inline eval (spec-origins §2.2 inlineEval), in documentation
-// order. A named eval of the config takes the same keys except id.
-var inlineKeys = []string{
-	"id", "assertion", "type", "grader", "provider", "model", "runs", "target", "weight",
-	"evidence", "examples", "command", "success-exit-codes", "timeout-ms",
-	"generated-assertion-hash", "options", "severity", "severity-map", "skip",
-}
-
-// Keys of a use: reference (spec-origins §2.2 evalReference, proposal.2's
-// later bytes, which add weight). Everything else legal inline is
-// use_override_not_allowed: provider, model, runs and target say how a named
-// eval executes, and it must read the same bytes on every page.
-var referenceKeys = []string{"use", "type", "skip", "severity", "weight", "options"}
 
 // AssertionHash is the value generated-assertion-hash must hold: the
 // lowercase hex SHA-256 of the exact assertion bytes (README "Decisions where the specs are silent").
@@ -127,38 +112,33 @@ func (c *checker) checkReference(n *frontmatter.Node, path string) *entry {
 	e := &entry{kind: kindReference, node: n, path: path}
 	for i := range n.Entries {
 		kv := &n.Entries[i]
-		what := child(path, kv.Key)
+		v, what := kv.Value, child(path, kv.Key)
+		f := referenceShape.Field(kv.Key)
+		switch {
+		case f == nil && inlineShape.Field(kv.Key) != nil:
+			c.fault(kv.KeyPos, "use_override_not_allowed", "%s: a use: reference may not set %s; it may override only skip, type, severity, weight and options", path, kv.Key)
+			continue
+		case f == nil:
+			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKey(kv.Key, path+", a use: reference", referenceShape))
+			continue
+		case !c.hold(v, f.Type, what):
+			continue
+		}
 		switch kv.Key {
 		case "use":
-			if s, ok := c.nonEmpty(kv.Value, what); ok {
-				e.id, e.idPos = s, kv.Value.Pos
-			}
+			e.id, e.idPos = v.Text, v.Pos
 		case "type":
-			if s, ok := c.evalType(kv.Value, what); ok {
-				e.ref.typ = &s
-			}
+			e.ref.typ = &v.Text
 		case "skip":
-			if b, ok := c.boolean(kv.Value, what); ok {
-				e.ref.skip = &b
-			}
+			e.ref.skip = &v.Bool
 		case "severity":
-			if s, ok := c.severity(kv.Value, what); ok {
+			if s, ok := c.severity(v, what); ok {
 				e.ref.severity = &s
 			}
 		case "weight":
-			if w, ok := c.weight(kv.Value, what); ok {
-				e.ref.weight = &w
-			}
+			e.ref.weight = &v.Num
 		case "options":
-			if c.mapping(kv.Value, what) {
-				e.ref.options, e.ref.optionsPos = kv.Value, kv.Value.Pos
-			}
-		default:
-			if slices.Contains(inlineKeys, kv.Key) {
-				c.fault(kv.KeyPos, "use_override_not_allowed", "%s: a use: reference may not set %s; it may override only skip, type, severity, weight and options", path, kv.Key)
-			} else {
-				c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, path+", a use: reference", referenceKeys, "", false))
-			}
+			e.ref.options, e.ref.optionsPos = v, v.Pos
 		}
 	}
 	return e
@@ -175,85 +155,63 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 	graderOK := true // grader absent or valid: the conditionals can be judged
 	for i := range n.Entries {
 		kv := &n.Entries[i]
-		v := kv.Value
-		what := child(path, kv.Key)
+		v, what := kv.Value, child(path, kv.Key)
 		has[kv.Key] = kv
+		f := inlineShape.Field(kv.Key)
+		switch {
+		case f == nil:
+			kind := ", an inline eval"
+			if named {
+				kind = ", a named eval"
+			}
+			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKey(kv.Key, path+kind, inlineShape))
+			continue
+		case kv.Key == "id" && named:
+			c.fault(kv.KeyPos, "unknown_key", "%s: a named eval takes no id: its key under evals is its id", path)
+			continue
+		case !c.hold(v, f.Type, what):
+			graderOK = graderOK && kv.Key != "grader"
+			continue
+		}
 		switch kv.Key {
 		case "id":
-			if named {
-				c.fault(kv.KeyPos, "unknown_key", "%s: a named eval takes no id: its key under evals is its id", path)
-				continue
-			}
-			if s, ok := c.id(v, what); ok {
-				id, idPos = s, v.Pos
-				ev.ID = s
-			}
+			id, idPos, ev.ID = v.Text, v.Pos, v.Text
 		case "assertion":
-			if s, ok := c.nonEmpty(v, what); ok {
-				ev.Assertion = s
-			}
+			ev.Assertion = v.Text
 		case "type":
-			if s, ok := c.evalType(v, what); ok {
-				ev.Type = s
-			}
+			ev.Type = v.Text
 		case "grader":
-			s, ok := c.str(v, what)
-			if ok && !ValidGrader(s) {
-				c.fault(v.Pos, "invalid_value", "%s must be ai, command, human or tool:NAME (NAME kebab-case), got %s", what, quote(s))
-				ok = false
-			}
-			if ok {
-				ev.Grader = s
-			} else {
-				graderOK = false
-			}
+			ev.Grader = v.Text
 		case "provider":
-			if s, ok := c.nonEmpty(v, what); ok {
-				ev.Provider = s
-			}
+			ev.Provider = v.Text
 		case "model":
-			if s, ok := c.nonEmpty(v, what); ok {
-				ev.Model = s
-			}
+			ev.Model = v.Text
 		case "evidence":
-			if s, ok := c.nonEmpty(v, what); ok {
-				ev.Evidence = s
-			}
+			ev.Evidence = v.Text
 		case "runs":
-			if r, ok := c.integer(v, what, 1, 50); ok {
-				ev.Runs = r
-			}
+			ev.Runs = int(v.Num)
 		case "target":
 			if t, ok := c.target(v, what); ok {
 				ev.Target = t
 			}
 		case "weight":
-			if w, ok := c.weight(v, what); ok {
-				ev.Weight = w
-			}
+			ev.Weight = v.Num
 		case "examples":
 			c.examples(v, what)
 		case "command":
-			if argv, ok := c.stringList(v, what, false); ok {
-				ev.Command = argv
-			}
+			ev.Command = texts(v)
 		case "success-exit-codes":
-			if codes, ok := c.exitCodes(v, what); ok {
-				ev.SuccessExitCodes = codes
+			ev.SuccessExitCodes = make([]int, len(v.Items))
+			for i, it := range v.Items {
+				ev.SuccessExitCodes[i] = int(it.Num)
 			}
 		case "timeout-ms":
-			if ms, ok := c.integer(v, what, 1, maxTimeoutMS); ok {
-				ev.TimeoutMS = ms
-			}
+			ev.TimeoutMS = int(v.Num)
 		case "generated-assertion-hash":
 			// Any string: no pattern, even "" is schema-legal (spec-origins §2.2).
-			if s, ok := c.str(v, what); ok {
-				ev.GeneratedAssertionHash, ev.HasHash, hashPos = s, true, v.Pos
-			}
+			ev.GeneratedAssertionHash, ev.HasHash, hashPos = v.Text, true, v.Pos
 		case "options":
-			if c.mapping(v, what) {
-				ev.Options = v
-			}
+			ev.Options = v
 		case "severity":
 			if s, ok := c.severity(v, what); ok {
 				ev.Severity = s
@@ -263,15 +221,7 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 				ev.SeverityMap = m
 			}
 		case "skip":
-			if b, ok := c.boolean(v, what); ok {
-				ev.Skip = b
-			}
-		default:
-			kind := ", an inline eval"
-			if named {
-				kind = ", a named eval"
-			}
-			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, path+kind, inlineKeys, "", true))
+			ev.Skip = v.Bool
 		}
 	}
 
@@ -428,22 +378,6 @@ func (c *checker) examples(n *frontmatter.Node, what string) {
 	}
 }
 
-// exitCodes checks `success-exit-codes`: a non-empty list of integers
-// (negatives are schema-legal).
-func (c *checker) exitCodes(n *frontmatter.Node, what string) ([]int, bool) {
-	if !c.list(n, what, true) {
-		return nil, false
-	}
-	ok := true
-	codes := make([]int, 0, len(n.Items))
-	for i, it := range n.Items {
-		v, good := c.integer(it, item(what, i), -maxInt, maxInt)
-		ok = ok && good
-		codes = append(codes, v)
-	}
-	return codes, ok
-}
-
 // severityMap checks `severity-map`: a mapping whose values are severities.
 // Its keys (a built-in's finding codes) are not constrained by proposal.2.
 func (c *checker) severityMap(n *frontmatter.Node, what string) (map[string]diag.Severity, bool) {
@@ -491,4 +425,13 @@ func (c *checker) checkOptions(ev *Eval, opts *frontmatter.Node, path string, at
 		c.fault(pos, code, "%s", p.Message)
 	}
 	return len(problems) == 0
+}
+
+// texts returns the texts of a list of strings that passed its check.
+func texts(n *frontmatter.Node) []string {
+	out := make([]string, len(n.Items))
+	for i, it := range n.Items {
+		out[i] = it.Text
+	}
+	return out
 }

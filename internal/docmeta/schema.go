@@ -3,6 +3,7 @@ package docmeta
 import (
 	"encoding/json"
 
+	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -104,20 +105,8 @@ func SchemaDefs() map[string]any {
 				"else": ref("inlineEval"),
 			},
 		},
-		"evalReference": obj{
-			"description": "A reference to a named eval of the config; it may override skip, type, severity, weight and options.",
-			"type":        "object",
-			"required":    []string{"use"},
-			"properties": obj{
-				"use":      obj{"description": "The id of a named eval of the config.", "$ref": "#/$defs/nonEmptyString"},
-				"type":     ref("type"),
-				"skip":     obj{"type": "boolean"},
-				"severity": ref("severity"),
-				"weight":   ref("weight"),
-				"options":  ref("options"),
-			},
-			"additionalProperties": false,
-		},
+		"evalReference": withDoc((&shape.Type{Kind: shape.Map, Object: referenceShape}).JSONSchema(),
+			"A reference to a named eval of the config; it may override skip, type, severity, weight and options."),
 		"inlineEval": inlineSchema(false),
 		"namedEval":  inlineSchema(true),
 		"target": obj{
@@ -164,47 +153,7 @@ func SchemaDefs() map[string]any {
 // config's named eval (no id; see NamedEval). The conditionals are
 // spec-origins §2.2's allOf 1-8.
 func inlineSchema(named bool) obj {
-	props := obj{
-		"id":        obj{"description": "Kebab-case id, unique on the page.", "$ref": "#/$defs/id"},
-		"assertion": obj{"description": "What must be true of the page.", "$ref": "#/$defs/nonEmptyString"},
-		"type":      ref("type"),
-		"grader": obj{
-			"description": "ai (default), command, human, or tool:NAME.",
-			"type":        "string",
-			"pattern":     GraderPattern,
-		},
-		"provider": obj{"description": "ai only: the judge's provider.", "$ref": "#/$defs/nonEmptyString"},
-		"model":    obj{"description": "ai only: the judging model.", "$ref": "#/$defs/nonEmptyString"},
-		"runs":     obj{"description": "ai only: ensemble runs.", "type": "integer", "minimum": 1, "maximum": 50},
-		"target":   ref("target"),
-		"weight":   ref("weight"),
-		"evidence": obj{"description": "Where to look.", "$ref": "#/$defs/nonEmptyString"},
-		"examples": obj{
-			"type":                 "object",
-			"properties":           obj{"pass": ref("anchors"), "fail": ref("anchors")},
-			"additionalProperties": false,
-		},
-		"command": obj{
-			"description": "grader: command only: argv, run without a shell; {file}, {target} and {id} are replaced.",
-			"type":        "array", "minItems": 1, "items": ref("nonEmptyString"),
-		},
-		"success-exit-codes": obj{
-			"description": "grader: command only; default [0].",
-			"type":        "array", "minItems": 1, "items": obj{"type": "integer"},
-		},
-		"timeout-ms": obj{
-			"description": "grader: command only.",
-			"type":        "integer", "minimum": 1, "maximum": maxTimeoutMS,
-		},
-		"generated-assertion-hash": obj{
-			"description": "Lowercase hex SHA-256 of the assertion the command was generated from; needs command.",
-			"type":        "string",
-		},
-		"options":      ref("options"),
-		"severity":     ref("severity"),
-		"severity-map": obj{"type": "object", "additionalProperties": ref("severity")},
-		"skip":         obj{"type": "boolean"},
-	}
+	props := (&shape.Type{Kind: shape.Map, Object: inlineShape}).JSONSchema()["properties"].(map[string]any)
 	s := obj{
 		"type":                 "object",
 		"properties":           props,
@@ -253,3 +202,9 @@ func marshal(s obj) []byte {
 // SchemaDefs) the way EvalsJSONSchema is rendered: indented, keys sorted,
 // with a final newline.
 func MarshalSchema(s map[string]any) []byte { return marshal(s) }
+
+// withDoc sets a schema's description.
+func withDoc(s map[string]any, doc string) map[string]any {
+	s["description"] = doc
+	return s
+}
