@@ -77,22 +77,13 @@ func (p *parser) parse(text []byte) {
 			p.cfg.Commands.Pos, p.cfg.Commands.EndLine = kv.KeyPos, lastLine(kv.Value, kv.KeyPos.Line)
 		}
 	}
+	readers := map[string]func(*frontmatter.Node){
+		"version": p.version, "pages": p.pages, "suites": p.suites, "tools": p.tools,
+		"commands": p.commands, "evalcase": p.evalcase, "jev": p.jev,
+	}
 	p.object(root, rootShape, "", func(kv *frontmatter.Entry) {
-		switch kv.Key {
-		case "version":
-			p.version(kv.Value)
-		case "pages":
-			p.pages(kv.Value)
-		case "suites":
-			p.suites(kv.Value)
-		case "tools":
-			p.tools(kv.Value)
-		case "commands":
-			p.commands(kv.Value)
-		case "evalcase":
-			p.evalcase(kv.Value)
-		case "jev":
-			p.jev(kv.Value)
+		if read := readers[kv.Key]; read != nil { // evals were read first; ai holds nothing
+			read(kv.Value)
 		}
 	})
 	// A definition with faults is left out of the catalog; suites saw it
