@@ -270,21 +270,30 @@ func (c *checker) internalError(v any, file string, line int, check, caseID stri
 	})
 }
 
-// caseLine validates one fixture line and indexes its case.
-func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			c.internalError(v, rel, ln.No, diag.CheckDefinition, "", diag.SeverityError, inScope)
-		}
-	}()
+// recoverLine, deferred by the readers of one line, turns a panic into that line's internal_error.
+func (c *checker) recoverLine(rel string, ln rawLine, inScope bool) {
+	if v := recover(); v != nil {
+		c.internalError(v, rel, ln.No, diag.CheckDefinition, "", diag.SeverityError, inScope)
+	}
+}
+
+// lineStarts is what every line goes through first (kind is "case" or "candidate", for the test hook): a
+// line too long is too_large, a blank one is skipped. It reports whether the line is to be read.
+func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool) bool {
 	if c.hook != nil {
-		c.hook("case")
+		c.hook(kind)
 	}
 	if ln.TooLarge {
 		c.tooLarge(rel, ln, inScope)
-		return
+		return false
 	}
-	if blank(ln.Text) {
+	return !blank(ln.Text)
+}
+
+// caseLine validates one fixture line and indexes its case.
+func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool) {
+	defer c.recoverLine(rel, ln, inScope)
+	if !c.lineStarts("case", rel, ln, inScope) {
 		return
 	}
 	var (
@@ -415,19 +424,8 @@ func (c *checker) candidatesFile(ctx context.Context, rel string) error {
 // candidateLine checks one candidate: it validates the line, matches it
 // with its case and runs the case's assertions on it.
 func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
-	defer func() {
-		if v := recover(); v != nil {
-			c.internalError(v, rel, ln.No, diag.CheckDefinition, "", diag.SeverityError, inScope)
-		}
-	}()
-	if c.hook != nil {
-		c.hook("candidate")
-	}
-	if ln.TooLarge {
-		c.tooLarge(rel, ln, inScope)
-		return
-	}
-	if blank(ln.Text) {
+	defer c.recoverLine(rel, ln, inScope)
+	if !c.lineStarts("candidate", rel, ln, inScope) {
 		return
 	}
 	w, ok := fastCandidate(ln.Text)
