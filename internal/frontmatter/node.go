@@ -97,30 +97,7 @@ func (n *Node) TypeName() string {
 // Value converts n into plain Go values: nil, bool, float64, string, []any
 // and map[string]any. Map key order is lost; use Entries where it matters.
 func (n *Node) Value() any {
-	if n == nil {
-		return nil
-	}
-	switch n.Kind {
-	case Bool:
-		return n.Bool
-	case Number:
-		return n.Num
-	case String:
-		return n.Text
-	case List:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			out[i] = it.Value()
-		}
-		return out
-	case Map:
-		out := make(map[string]any, len(n.Entries))
-		for _, e := range n.Entries {
-			out[e.Key] = e.Value.Value()
-		}
-		return out
-	}
-	return nil
+	return n.convert(func(n *Node) any { return n.Num })
 }
 
 // JSONValue converts n into the values a JSON decoder would produce, for
@@ -128,29 +105,40 @@ func (n *Node) Value() any {
 // 2^53 in magnitude becomes an int64, as "3" would decode (3.0 and 1e3 are
 // integers for JSON Schema too).
 func (n *Node) JSONValue() any {
-	if n == nil {
-		return nil
-	}
-	switch n.Kind {
-	case Number:
+	return n.convert(func(n *Node) any {
 		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
 			return int64(n.Num)
 		}
 		return n.Num
+	})
+}
+
+// convert converts n into plain Go values, numbers with number.
+func (n *Node) convert(number func(*Node) any) any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Bool:
+		return n.Bool
+	case Number:
+		return number(n)
+	case String:
+		return n.Text
 	case List:
 		out := make([]any, len(n.Items))
 		for i, it := range n.Items {
-			out[i] = it.JSONValue()
+			out[i] = it.convert(number)
 		}
 		return out
 	case Map:
 		out := make(map[string]any, len(n.Entries))
 		for _, e := range n.Entries {
-			out[e.Key] = e.Value.JSONValue()
+			out[e.Key] = e.Value.convert(number)
 		}
 		return out
 	}
-	return n.Value()
+	return nil
 }
 
 // FromValue builds a Node without positions from plain Go values (the kinds
