@@ -47,10 +47,8 @@ func (k *Checker) Value(n *frontmatter.Node, t *Type, what string) bool {
 		return k.str(n, t, what)
 	case Bool:
 		return k.boolean(n, what)
-	case Int:
-		return k.integer(n, t, what)
-	case Number:
-		return k.number(n, t, what)
+	case Int, Number:
+		return k.numeric(n, t, what)
 	case List:
 		return k.list(n, t, what)
 	case Map:
@@ -118,73 +116,57 @@ func (k *Checker) boolean(n *frontmatter.Node, what string) bool {
 	return false
 }
 
-// integer: integral floats (3.0, 1e3) are integers (README "Decisions where the specs are silent"); .inf and
-// .nan are invalid_value wherever a number is expected. A range fault names the bound n crossed.
-func (k *Checker) integer(n *frontmatter.Node, t *Type, what string) bool {
+// numeric checks an Int or a Number. Integral floats (3.0, 1e3) are integers (README "Decisions where the
+// specs are silent"); .inf and .nan are invalid_value wherever a number is expected. An Int without a bound
+// of its own is bounded by ±2^53; a range fault names only the bound n crossed when the other is open.
+func (k *Checker) numeric(n *frontmatter.Node, t *Type, what string) bool {
+	noun, article := "number", "a "
+	if t.Kind == Int {
+		noun, article = "integer", "an "
+	}
 	switch {
-	case n.Kind != frontmatter.Number:
-		k.Fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, Describe(n))
+	case n.Kind != frontmatter.Number || t.Kind == Int && n.IsFinite() && !n.IsInt():
+		k.Fault(n.Pos, "wrong_type", "%s must be %s%s, got %s", what, article, noun, Describe(n))
 		return false
 	case !n.IsFinite():
-		k.Fault(n.Pos, "invalid_value", "%s must be a finite integer, got %s", what, Describe(n))
-		return false
-	case !n.IsInt():
-		k.Fault(n.Pos, "wrong_type", "%s must be an integer, got %s", what, Describe(n))
+		k.Fault(n.Pos, "invalid_value", "%s must be a finite %s, got %s", what, noun, Describe(n))
 		return false
 	}
-	lo, hi := float64(-maxExact), float64(maxExact)
-	if t.Min != nil {
-		lo = *t.Min
+	lo, hi := t.Min, t.Max
+	loOpen, hiOpen := lo == nil, hi == nil
+	if t.Kind == Int {
+		lo, hi = cmpOr(lo, -maxExact), cmpOr(hi, maxExact)
 	}
-	if t.Max != nil {
-		hi = *t.Max
-	}
-	below, above := n.Num < lo, n.Num > hi
+	below := lo != nil && (n.Num < *lo || t.MinExclusive && n.Num == *lo)
+	above := hi != nil && n.Num > *hi
 	if !below && !above {
 		return true
 	}
+	from := "of at least " + Num(*cmpOr(lo, 0))
+	if t.MinExclusive {
+		from = "greater than " + Num(*lo)
+	}
 	var want string
 	switch {
-	case below && t.Max == nil:
-		want = "an integer of at least " + Num(lo)
-	case above && t.Min == nil:
-		want = "an integer of at most " + Num(hi)
+	case below && hiOpen:
+		want = from
+	case above && loOpen:
+		want = "of at most " + Num(*hi)
+	case t.MinExclusive:
+		want = from + " and at most " + Num(*hi)
 	default:
-		want = "an integer from " + Num(lo) + " to " + Num(hi)
+		want = "from " + Num(*lo) + " to " + Num(*hi)
 	}
-	k.Fault(n.Pos, "invalid_value", "%s must be %s%s, got %s", what, want, hint(t.RangeHint), Describe(n))
+	k.Fault(n.Pos, "invalid_value", "%s must be %s%s %s%s, got %s", what, article, noun, want, hint(t.RangeHint), Describe(n))
 	return false
 }
 
-func (k *Checker) number(n *frontmatter.Node, t *Type, what string) bool {
-	switch {
-	case n.Kind != frontmatter.Number:
-		k.Fault(n.Pos, "wrong_type", "%s must be a number, got %s", what, Describe(n))
-		return false
-	case !n.IsFinite():
-		k.Fault(n.Pos, "invalid_value", "%s must be a finite number, got %s", what, Describe(n))
-		return false
+// cmpOr is p, or a pointer to def when p is nil.
+func cmpOr(p *float64, def float64) *float64 {
+	if p == nil {
+		return &def
 	}
-	tooLow := t.Min != nil && (n.Num < *t.Min || t.MinExclusive && n.Num == *t.Min)
-	tooHigh := t.Max != nil && n.Num > *t.Max
-	if !tooLow && !tooHigh {
-		return true
-	}
-	var want string
-	switch {
-	case t.Min != nil && t.MinExclusive && t.Max == nil:
-		want = "a number greater than " + Num(*t.Min)
-	case t.Min != nil && t.Max != nil && !t.MinExclusive:
-		want = "a number from " + Num(*t.Min) + " to " + Num(*t.Max)
-	case t.Min != nil && t.Max == nil:
-		want = "a number of at least " + Num(*t.Min)
-	case t.Min == nil:
-		want = "a number of at most " + Num(*t.Max)
-	default:
-		want = "a number greater than " + Num(*t.Min) + " and at most " + Num(*t.Max)
-	}
-	k.Fault(n.Pos, "invalid_value", "%s must be %s%s, got %s", what, want, hint(t.RangeHint), Describe(n))
-	return false
+	return p
 }
 
 func hint(s string) string {
