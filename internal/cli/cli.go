@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -197,12 +198,24 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: kill the graders, report what finished, exit 3
 	defer stopper.stop()
-	rep, err := engine.Run(ctx, engine.Options{
+	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
+	opts := engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
-	})
+	}
+	stopProgress := func() {}
+	if term.progress {
+		// The progress line shares stderr with the notices (README "On a terminal").
+		p := newProgressLine(stderr, time.Now)
+		opts.Notice = func(s string) { p.println(report.Notice(s)) }
+		opts.Progress = p.set
+		stopProgress = p.run()
+		defer stopProgress()
+	}
+	rep, err := engine.Run(ctx, opts)
+	stopProgress() // erased before any other line or the report
 	var uerr *engine.UsageError
 	switch {
 	case errors.As(err, &uerr):
@@ -220,8 +233,13 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	case rep.Summary.Blocking > 0:
 		code = exitBlocking
 	}
+	if f == report.FormatText && !term.stdout && !errors.Is(err, engine.ErrConfigInvalid) {
+		// The terminal form shows what the run saw; a piped report stays as it is.
+		// An invalid config saw nothing.
+		fmt.Fprintln(stderr, report.Notice(report.SeenLine(rep)))
+	}
 	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
-	if werr := files.write(rep, f, stdout); werr != nil {
+	if werr := files.write(rep, f, stdout, term); werr != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
 		return exitInternal
 	}
@@ -239,8 +257,9 @@ func defaultFormat() string {
 // reportFiles are the report files a run writes besides stdout.
 type reportFiles struct{ json, sarif, junit string }
 
-// write writes the report files, then the report to stdout.
-func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer) error {
+// write writes the report files, then the report to stdout: the text format
+// takes the terminal form when stdout is a terminal.
+func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer, term terminal) error {
 	for _, out := range []struct {
 		name  string
 		write func(io.Writer, *report.Report) error
@@ -256,6 +275,9 @@ func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.W
 		if err := repofs.WriteFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
 			return err
 		}
+	}
+	if format == report.FormatText && term.stdout {
+		return report.WriteTerminal(stdout, rep, report.TerminalOptions{Color: term.color})
 	}
 	if format != report.FormatGitHub {
 		return report.Write(stdout, format, rep)

@@ -49,6 +49,12 @@ type Options struct {
 	Category       string   // --category, for SARIF
 	// Notice receives notices for stderr, one line each, unescaped.
 	Notice func(string)
+	// Progress, when set, is called with the evals of pages graded so far
+	// and the evals found so far, when a chunk of pages brings evals to grade
+	// and each time one has been graded (pages are read a chunk at a time, so
+	// total grows as chunks are read). Calls come one at a time, from Run's
+	// goroutine or a grading one; validate grades nothing and never calls it.
+	Progress func(done, total int)
 }
 
 // UsageError is a mistake in how evalgate was called: exit 2, no report.
@@ -85,6 +91,9 @@ type run struct {
 	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
 	reached     map[string]bool   // the suites some graded page names: only they are reported
 	start       time.Time         // when the run began, for the report's wall time
+	progressMu  sync.Mutex        // serializes calls of opts.Progress
+	graded      int               // evals graded so far, under progressMu
+	toGrade     int               // evals found so far, under progressMu
 	fx          *fixtures         // EvalCase and jevcheck inputs
 	inScope     func(string) bool // whether results about a file are reported
 }
@@ -119,6 +128,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		return nil, err
 	}
 	r.rep.Scope.Files = files.checked
+	r.rep.Seen.Pages = len(files.pages)
 
 	// Pages are read, validated and graded a chunk at a time, so that only
 	// one chunk's bytes are held at once (memory stays bounded).
@@ -127,6 +137,10 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		for _, p := range pages {
 			r.rep.Results = append(r.rep.Results, p.results...)
 			r.pageEvals = r.pageEvals || (p.page != nil && p.page.HasEvals)
+			if p.page != nil && p.page.HasEvals {
+				r.rep.Seen.PagesWithEvals++
+				r.rep.Seen.Evals += len(p.page.Evals)
+			}
 		}
 		if opts.Mode == ModeCheck {
 			r.gradePages(ctx, pages)

@@ -85,6 +85,11 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 				checked = append(checked, f)
 			}
 		}
+		for _, f := range fx.cases {
+			if inScope(f) {
+				r.rep.Seen.Fixtures++
+			}
+		}
 		results, err := evalcase.Check(ctx, evalcase.Request{
 			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope,
 			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0,
@@ -102,6 +107,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 			continue
 		}
 		checked = append(checked, e.Contract)
+		r.rep.Seen.Contracts++
 		r.rep.Results = append(r.rep.Results, r.checkJev(ctx, e, readAnswers)...)
 	}
 	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0

@@ -54,12 +54,14 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 			ps.pending.Add(1)
 		}
 	}
+	r.progress(0, len(jobs))
 	parallel(r.opts.Jobs, len(jobs), func(i int) {
 		j := jobs[i]
 		j.results = r.gradeSafely(ctx, j.ps, j.ev)
 		if j.ps.pending.Add(-1) == 0 {
 			j.ps.release()
 		}
+		r.progress(1, 0)
 	})
 	for _, j := range jobs {
 		r.rep.Results = append(r.rep.Results, j.results...)
@@ -67,6 +69,19 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 			suite: j.ps.page.Suite, weight: j.ev.Weight, outcome: verdict(j.results),
 		})
 	}
+}
+
+// progress adds graded and found evals to the counts and tells
+// opts.Progress, if any, when they changed.
+func (r *run) progress(graded, found int) {
+	if r.opts.Progress == nil || graded == 0 && found == 0 {
+		return
+	}
+	r.progressMu.Lock()
+	defer r.progressMu.Unlock()
+	r.graded += graded
+	r.toGrade += found
+	r.opts.Progress(r.graded, r.toGrade)
 }
 
 // gradeSafely grades one eval; a panic becomes the eval's internal_error.

@@ -26,10 +26,10 @@ const (
 )
 
 // WriteJobSummary writes the Markdown job summary of r (README "SARIF, JUnit and the GitHub format"): the
-// totals and score, the scope, the notices, the suites, the fail and error
-// results, the pending queue and the skips. Text that comes from pages,
-// fixtures, graders or paths is escaped with markdownText, so it renders as
-// the text it is and never breaks a table. The whole summary stays under
+// totals and score, the scope, what the run saw, the notices, the suites, the
+// fail and error results, the pending queue and the skips. Text that comes
+// from pages, fixtures, graders or paths is escaped with markdownText, so it
+// renders as the text it is and never breaks a table. The whole summary stays under
 // summaryLimit bytes: the sections share what the header leaves (shareBudget)
 // and a table that does not fit its share ends in an "… and N more" row.
 func WriteJobSummary(w io.Writer, r *Report) error {
@@ -74,9 +74,9 @@ func WriteJobSummary(w io.Writer, r *Report) error {
 	return err
 }
 
-// writeSummaryHeader writes the heading, the totals, the score, the scope
-// and the SARIF note: a few kilobytes at most, as every page-derived part is
-// capped.
+// writeSummaryHeader writes the heading, the totals, the score, the scope,
+// what the run saw and the SARIF note: a few kilobytes at most, as every
+// page-derived part is capped.
 func writeSummaryHeader(b *strings.Builder, r *Report) {
 	// Every block after the heading starts with a blank line.
 	sm := r.Summary
@@ -118,6 +118,7 @@ func writeSummaryHeader(b *strings.Builder, r *Report) {
 	default:
 		fmt.Fprintf(b, "\nScope: **%s**, %s checked.\n", markdownText(r.Scope.Mode, cellRunes), files)
 	}
+	fmt.Fprintf(b, "\nSeen: %s.\n", seenText(r.Seen)) // numbers only (README "On a terminal")
 	if n := SARIFDropped(r); n > 0 {
 		verb := "are"
 		if n == 1 {

@@ -26,6 +26,19 @@ type Report struct {
 	// Duration is the run's wall time (JUnit's testsuites time); results
 	// carry their own eval's duration.
 	Duration time.Duration
+	// Seen counts what the run looked at (README "On a terminal"). The JSON
+	// report leaves it out: its format is fixed.
+	Seen Seen
+}
+
+// Seen counts what a run looked at, found or not: the terminal form, the
+// stderr line of a piped text report and the job summary show it.
+type Seen struct {
+	Pages          int // pages selected (PATH arguments, the change and the pages depending on it, or all)
+	PagesWithEvals int // of those, the pages with an evals or eval-* key
+	Evals          int // evals resolved on those pages, skipped ones included
+	Fixtures       int // EvalCase fixtures in scope
+	Contracts      int // jevcheck entries (contracts) in scope
 }
 
 // Partial reports whether the run saw only part of the repository (a

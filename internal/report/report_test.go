@@ -28,6 +28,8 @@ func sample() *Report {
 		Summary: Summary{
 			Score: score(2.0 / 3.0),
 		},
+		// What the run saw: only the terminal form and the job summary show it.
+		Seen: Seen{Pages: 4, PagesWithEvals: 3, Evals: 5, Fixtures: 1},
 		Suites: []Suite{
 			{Name: "how-to", Score: 0.5, Target: 1, Met: false},
 			{Name: "ref", Score: 1, Target: 0.9, Met: true, Partial: true},

@@ -71,3 +71,17 @@ func SummaryLine(r *Report) string {
 func FormatScore(f float64) string {
 	return strconv.FormatFloat(roundScore(f), 'f', -1, 64)
 }
+
+// SeenLine is the line saying what a run looked at (README "On a terminal"):
+//
+//	evalgate: saw 12 pages (5 with evals), 9 evals, 2 fixtures, 1 contract
+//
+// It holds only numbers: no text from a page or a path.
+func SeenLine(r *Report) string { return noticePrefix + "saw " + seenText(r.Seen) }
+
+// seenText is Seen in words, without the "evalgate: saw " of SeenLine.
+func seenText(s Seen) string {
+	return fmt.Sprintf("%s (%d with evals), %s, %s, %s",
+		plural(s.Pages, "page", "pages"), s.PagesWithEvals, plural(s.Evals, "eval", "evals"),
+		plural(s.Fixtures, "fixture", "fixtures"), plural(s.Contracts, "contract", "contracts"))
+}
