@@ -216,22 +216,9 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := engine.Run(ctx, opts)
 	stopProgress() // erased before any other line or the report
-	var uerr *engine.UsageError
-	switch {
-	case errors.As(err, &uerr):
-		return usageErr(stderr, "%s", uerr.Msg)
-	case err != nil && !engine.IsNothingToEvaluate(err) && !errors.Is(err, engine.ErrConfigInvalid):
-		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
-		return exitInternal
-	case err != nil:
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-	}
-	code := exitOK
-	switch {
-	case err != nil:
-		code = exitUsage // an invalid config, or nothing to evaluate: the report is still written
-	case rep.Summary.Blocking > 0:
-		code = exitBlocking
+	code, done := runStatus(rep, err, stderr)
+	if done {
+		return code
 	}
 	if f == report.FormatText && !term.stdout && !errors.Is(err, engine.ErrConfigInvalid) {
 		// The terminal form shows what the run saw; a piped report stays as it is.
@@ -244,6 +231,26 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		return exitInternal
 	}
 	return stopper.exit(stderr, code)
+}
+
+// runStatus turns what engine.Run returned into an exit status (README "Exit statuses"); done reports
+// that there is no report to write: a usage or internal error, already said on stderr.
+func runStatus(rep *report.Report, err error, stderr io.Writer) (code int, done bool) {
+	var uerr *engine.UsageError
+	switch {
+	case errors.As(err, &uerr):
+		return usageErr(stderr, "%s", uerr.Msg), true
+	case err != nil && !engine.IsNothingToEvaluate(err) && !errors.Is(err, engine.ErrConfigInvalid):
+		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
+		return exitInternal, true
+	case err != nil:
+		// An invalid config, or nothing to evaluate: the report is still written.
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+		return exitUsage, false
+	case rep.Summary.Blocking > 0:
+		return exitBlocking, false
+	}
+	return exitOK, false
 }
 
 // defaultFormat is github inside GitHub Actions, else text.

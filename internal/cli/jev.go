@@ -243,19 +243,13 @@ func (j *jevRun) invalid(faults []diag.Result) int {
 // writeJSON writes the JSON report of README "Results, outcomes and blocking" with the results; every
 // fail and error blocks (all have severity error).
 func (j *jevRun) writeJSON(results []diag.Result) error {
-	for i := range results {
-		r := &results[i]
-		r.Blocking = r.Outcome == diag.Error || r.Outcome == diag.Fail && r.Severity == diag.SeverityError
-	}
-	diag.Sort(results)
 	files := slices.Clone(j.files)
 	slices.Sort(files)
 	rep := &report.Report{
-		Tool:     report.Tool{Name: "evalgate", Version: versionString()},
-		Scope:    report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)},
-		Results:  results,
-		Duration: time.Since(j.start),
+		Tool:    report.Tool{Name: "evalgate", Version: versionString()},
+		Scope:   report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)},
+		Results: results,
 	}
-	rep.Count()
+	rep.Finish(diag.SeverityError, j.start)
 	return report.WriteJSON(j.stdout, rep)
 }

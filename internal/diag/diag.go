@@ -189,3 +189,28 @@ type Problem struct {
 	Code    string // a code of the registry, for example "syntax_error"
 	Message string // one line
 }
+
+// FailOnNone is the --fail-on level under which nothing blocks.
+const FailOnNone = Severity(-1)
+
+// Blocks is the one gate of README "Results, outcomes and blocking": every error blocks; a fail blocks at
+// failOn or above, except a capability eval's verdict and an EvalCase report assertion (severity warning),
+// which never do; under FailOnNone nothing blocks.
+func Blocks(res *Result, failOn Severity) bool {
+	if failOn == FailOnNone {
+		return false
+	}
+	switch res.Outcome {
+	case Error:
+		return true
+	case Fail:
+		if res.Type == TypeCapability && !res.Verdictless {
+			return false
+		}
+		if res.Source == SourceEvalCase && res.Severity == SeverityWarning && res.Check != CheckDefinition {
+			return false // EvalCase `report` assertions never block
+		}
+		return res.Severity.AtLeast(failOn)
+	}
+	return false
+}

@@ -80,3 +80,33 @@ func TestSortOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestBlocks is the gate of README "Results, outcomes and blocking".
+func TestBlocks(t *testing.T) {
+	tests := []struct {
+		name   string
+		res    Result
+		failOn Severity
+		want   bool
+	}{
+		{"error fail at error", Result{Outcome: Fail, Severity: SeverityError}, SeverityError, true},
+		{"warning fail at error", Result{Outcome: Fail, Severity: SeverityWarning}, SeverityError, false},
+		{"warning fail at warning", Result{Outcome: Fail, Severity: SeverityWarning}, SeverityWarning, true},
+		{"info fail at warning", Result{Outcome: Fail, Severity: SeverityInfo}, SeverityWarning, false},
+		{"info fail at info", Result{Outcome: Fail, Severity: SeverityInfo}, SeverityInfo, true},
+		{"anything at none", Result{Outcome: Fail, Severity: SeverityError}, FailOnNone, false},
+		{"error outcome of an info eval", Result{Outcome: Error, Severity: SeverityInfo}, SeverityError, true},
+		{"error outcome at none", Result{Outcome: Error}, FailOnNone, false},
+		{"capability fail", Result{Outcome: Fail, Type: TypeCapability}, SeverityInfo, false},
+		{"capability error", Result{Outcome: Error, Type: TypeCapability}, SeverityError, true},
+		{"evalcase report assertion", Result{Source: SourceEvalCase, Outcome: Fail, Severity: SeverityWarning, Check: "max_chars"}, SeverityInfo, false},
+		{"pass", Result{Outcome: Pass}, SeverityInfo, false},
+		{"skip", Result{Outcome: Skip}, SeverityInfo, false},
+		{"pending", Result{Outcome: Pending}, SeverityInfo, false},
+	}
+	for _, tt := range tests {
+		if got := Blocks(&tt.res, tt.failOn); got != tt.want {
+			t.Errorf("%s: Blocks() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

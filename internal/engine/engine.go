@@ -27,10 +27,11 @@ type Mode int
 const (
 	ModeCheck    Mode = iota // validate and grade
 	ModeValidate             // validate only; run nothing
+	ModeCases                // `evalgate cases`: EvalCase fixtures and their candidates only
 )
 
 // FailOnNone is the --fail-on value under which nothing blocks.
-const FailOnNone = diag.Severity(-1)
+const FailOnNone = diag.FailOnNone
 
 // Options configure one run.
 type Options struct {
@@ -38,9 +39,11 @@ type Options struct {
 	Dir        string   // the working directory, absolute
 	ConfigFlag string   // --config as given (relative to Dir); "" for the default
 	Paths      []string // PATH arguments as given (relative to Dir)
-	All        bool     // --all
-	Base       string   // --base REF; "" when not given
-	Jobs       int      // --jobs; < 1 means the number of CPUs
+	// Fixtures and Candidates are the FIXTURE arguments and --candidates files of ModeCases, as given.
+	Fixtures, Candidates []string
+	All                  bool   // --all
+	Base                 string // --base REF; "" when not given
+	Jobs                 int    // --jobs; < 1 means the number of CPUs
 	// FailOn is the least severity of a fail that blocks, or FailOnNone.
 	FailOn         diag.Severity
 	AllowUntrusted bool     // --allow-untrusted-commands
@@ -122,6 +125,9 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	r.rep.Results = append(r.rep.Results, cfg.Notes...)
 	r.setupCommands()
+	if opts.Mode == ModeCases {
+		return r.cases(ctx)
+	}
 
 	files, err := r.selectFiles(ctx)
 	if err != nil {
@@ -203,7 +209,7 @@ const pageChunk = 512
 
 // ErrConfigInvalid is returned with a report holding the config's faults:
 // nothing was graded (README "Configuration").
-var ErrConfigInvalid = errors.New("the config is invalid; nothing was graded")
+var ErrConfigInvalid = errors.New("the config is invalid; nothing was checked")
 
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")
@@ -284,33 +290,4 @@ func (r *run) setupCommands() {
 
 // finish decides blocking, sorts and counts, and records the run's wall
 // time.
-func (r *run) finish() {
-	r.rep.Duration = time.Since(r.start)
-	for i := range r.rep.Results {
-		res := &r.rep.Results[i]
-		res.Blocking = blocks(res, r.opts.FailOn)
-		res.Evidence = diag.BoundEvidence(res.Evidence) // whatever produced it (README "Evidence")
-	}
-	diag.Sort(r.rep.Results)
-	r.rep.Count()
-}
-
-// blocks is the gate of README "Results, outcomes and blocking".
-func blocks(res *diag.Result, failOn diag.Severity) bool {
-	if failOn == FailOnNone {
-		return false
-	}
-	switch res.Outcome {
-	case diag.Error:
-		return true
-	case diag.Fail:
-		if res.Type == diag.TypeCapability && !res.Verdictless {
-			return false
-		}
-		if res.Source == diag.SourceEvalCase && res.Severity == diag.SeverityWarning && res.Check != diag.CheckDefinition {
-			return false // EvalCase `report` assertions never block
-		}
-		return res.Severity.AtLeast(failOn)
-	}
-	return false
-}
+func (r *run) finish() { r.rep.Finish(r.opts.FailOn, r.start) }

@@ -6,35 +6,6 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-func TestBlocks(t *testing.T) {
-	tests := []struct {
-		name   string
-		res    diag.Result
-		failOn diag.Severity
-		want   bool
-	}{
-		{"error fail at error", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityError}, diag.SeverityError, true},
-		{"warning fail at error", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityWarning}, diag.SeverityError, false},
-		{"warning fail at warning", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityWarning}, diag.SeverityWarning, true},
-		{"info fail at warning", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityInfo}, diag.SeverityWarning, false},
-		{"info fail at info", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityInfo}, diag.SeverityInfo, true},
-		{"anything at none", diag.Result{Outcome: diag.Fail, Severity: diag.SeverityError}, FailOnNone, false},
-		{"error outcome of an info eval", diag.Result{Outcome: diag.Error, Severity: diag.SeverityInfo}, diag.SeverityError, true},
-		{"error outcome at none", diag.Result{Outcome: diag.Error}, FailOnNone, false},
-		{"capability fail", diag.Result{Outcome: diag.Fail, Type: diag.TypeCapability}, diag.SeverityInfo, false},
-		{"capability error", diag.Result{Outcome: diag.Error, Type: diag.TypeCapability}, diag.SeverityError, true},
-		{"evalcase report assertion", diag.Result{Source: diag.SourceEvalCase, Outcome: diag.Fail, Severity: diag.SeverityWarning, Check: "max_chars"}, diag.SeverityInfo, false},
-		{"pass", diag.Result{Outcome: diag.Pass}, diag.SeverityInfo, false},
-		{"skip", diag.Result{Outcome: diag.Skip}, diag.SeverityInfo, false},
-		{"pending", diag.Result{Outcome: diag.Pending}, diag.SeverityInfo, false},
-	}
-	for _, tt := range tests {
-		if got := blocks(&tt.res, tt.failOn); got != tt.want {
-			t.Errorf("%s: blocks() = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
 func TestVerdict(t *testing.T) {
 	r := func(o diag.Outcome) diag.Result { return diag.Result{Outcome: o} }
 	note := diag.Result{Outcome: diag.Fail, Verdictless: true}

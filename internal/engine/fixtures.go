@@ -10,6 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/evalcase"
 	"github.com/evalgate/evalgate/internal/jev"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
 // fixtures is what the EvalCase and jevcheck checks of a run see.
@@ -52,6 +53,55 @@ func (r *run) selectFixtures(ctx context.Context) (*fixtures, error) {
 	return fx, nil
 }
 
+// cases is `evalgate cases` (README "EvalCase v1 fixtures"): the fixtures evalcase.include selects plus
+// the FIXTURE arguments, with the candidates files evalcase.candidates selects plus the --candidates files.
+// With FIXTURE arguments, results are reported for them and the --candidates files only; a file given as
+// both is a fixture.
+func (r *run) cases(ctx context.Context) (*report.Report, error) {
+	fx, err := r.selectFixtures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fx.jev = nil
+	r.inScope = func(string) bool { return true }
+	var given []string
+	for _, a := range r.opts.Fixtures {
+		rel, err := r.pathArg(a, "give JSONL files")
+		if err != nil {
+			return nil, err
+		}
+		fx.cases, given = append(fx.cases, rel), append(given, rel)
+	}
+	for _, a := range r.opts.Candidates {
+		rel, err := r.pathArg(a, "give JSONL files")
+		if err != nil {
+			return nil, usagef("--candidates %v", err)
+		}
+		fx.candidates, given = append(fx.candidates, rel), append(given, rel)
+	}
+	if len(r.opts.Fixtures) > 0 {
+		r.inScope = setOf(given)
+		r.rep.Scope.Mode = report.ScopePaths
+	}
+	slices.Sort(fx.cases)
+	fx.cases = slices.Compact(fx.cases)
+	slices.Sort(fx.candidates)
+	fx.candidates = slices.DeleteFunc(slices.Compact(fx.candidates), func(f string) bool {
+		_, found := slices.BinarySearch(fx.cases, f)
+		return found
+	})
+	if len(fx.cases) == 0 {
+		name := r.cfg.Path
+		if name == "" {
+			name = "no config"
+		}
+		return nil, usagef("nothing to evaluate: no FIXTURE given and evalcase.include selects no fixture (%s)", name)
+	}
+	r.checkFixtures(ctx, fx, r.inScope)
+	r.finish()
+	return r.rep, nil
+}
+
 // cfgRel turns a path relative to the config's directory into a
 // repository-relative one ("" stays "").
 func (r *run) cfgRel(p string) string {
@@ -77,7 +127,7 @@ func (fx *fixtures) owns(file string) bool {
 // checkFixtures runs the EvalCase and jevcheck checks for the files in
 // scope; validate reads no candidates or replays.
 func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(string) bool) {
-	readAnswers := r.opts.Mode == ModeCheck
+	readAnswers := r.opts.Mode != ModeValidate
 	var checked []string
 	if len(fx.cases) > 0 {
 		for _, f := range append(slices.Clone(fx.cases), fx.candidates...) {
@@ -92,7 +142,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		}
 		results, err := evalcase.Check(ctx, evalcase.Request{
 			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope,
-			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0,
+			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
 		})
 		if err != nil {
 			r.rep.Results = append(r.rep.Results, diag.Result{

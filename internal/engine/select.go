@@ -94,7 +94,7 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 	sel := &selection{}
 	var given []string
 	for _, p := range r.opts.Paths {
-		rel, err := r.pathArg(p)
+		rel, err := r.pathArg(p, "give files, or --all")
 		if err != nil {
 			return nil, err
 		}
@@ -397,8 +397,9 @@ func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
 }
 
 // pathArg turns a PATH argument into a repository-relative path; a path that
-// does not exist, is a directory or leaves the repository is a usage error.
-func (r *run) pathArg(p string) (string, error) {
+// does not exist, is a directory (the error says what to give: dirHint) or
+// leaves the repository is a usage error.
+func (r *run) pathArg(p, dirHint string) (string, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(r.opts.Dir, p)
@@ -408,7 +409,7 @@ func (r *run) pathArg(p string) (string, error) {
 		return "", usagef("%s: no such file", p)
 	}
 	if fi.IsDir() {
-		return "", usagef("%s: is a directory (give files, or --all)", p)
+		return "", usagef("%s: is a directory (%s)", p, dirHint)
 	}
 	rel, ok := relSlash(r.root, abs)
 	if !ok {

@@ -81,6 +81,20 @@ type Suite struct {
 	Partial bool // seen only in part (PATH arguments or a changed-files run): never blocks
 }
 
+// Finish readies a report for its writers, whatever command made it: every result's Blocking by the one
+// gate (diag.Blocks at failOn), its evidence bounded (README "Evidence"), the results in report order,
+// the counts, and the wall time since start.
+func (r *Report) Finish(failOn diag.Severity, start time.Time) {
+	r.Duration = time.Since(start)
+	for i := range r.Results {
+		res := &r.Results[i]
+		res.Blocking = diag.Blocks(res, failOn)
+		res.Evidence = diag.BoundEvidence(res.Evidence)
+	}
+	diag.Sort(r.Results)
+	r.Count()
+}
+
 // Count fills r.Summary's counts from r.Results; Score is left as it is.
 func (r *Report) Count() {
 	s := Summary{Score: r.Summary.Score}
