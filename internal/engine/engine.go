@@ -1,16 +1,19 @@
-// Package engine is the pipeline of a run: select files, parse and validate
-// them, grade evals in parallel, score suites and decide what blocks.
+// Package engine is the pipeline of a run, one stage a file, each handing the
+// next what it needs: select.go picks the files (pages, fixtures, contracts)
+// and the scope; load.go loads the config and reads, parses and validates
+// pages a chunk at a time; validate.go adds what `validate` checks beyond
+// definitions; grade.go grades page evals in parallel and checks EvalCase
+// fixtures and jevcheck contracts; score.go computes scores and suites; the
+// run ends in engine.go, which finishes the report (blocking, order, counts).
+// check, validate and cases are modes of one Run; list reuses the stages.
 package engine
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -218,76 +221,55 @@ var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture
 // found nothing to evaluate; the report is still written (exit 2).
 func IsNothingToEvaluate(err error) bool { return errors.Is(err, errNothing) }
 
-func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
-	rel := ""
-	if r.opts.ConfigFlag != "" {
-		abs := r.opts.ConfigFlag
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(r.opts.Dir, abs)
-		}
-		if _, err := os.Lstat(abs); err != nil {
-			return nil, nil, usagef("--config %s: no such file", r.opts.ConfigFlag)
-		}
-		var ok bool
-		rel, ok = relSlash(r.root, abs)
-		if !ok {
-			return nil, nil, usagef("--config %s: outside the repository %s", r.opts.ConfigFlag, r.root)
-		}
-	} else {
-		for _, name := range config.Names {
-			// Lstat: a symlink there is the config, whether or not its target may be read.
-			if _, err := os.Lstat(filepath.Join(r.root, name)); err == nil {
-				rel = name
-				break
-			}
-		}
-	}
-	if rel == "" {
-		return config.Default(r.root), nil, nil
-	}
-	cfg, results, err := config.Load(r.root, rel)
-	if err != nil {
-		return nil, nil, usagef("config %s: %v", rel, err)
-	}
-	return cfg, results, nil
-}
-
-// setupCommands prepares the command policy and the children's environment.
-func (r *run) setupCommands() {
-	getenv := func(k string) string {
-		for i := len(r.opts.Env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
-				return v
-			}
-		}
-		return ""
-	}
-	r.inActions = getenv("GITHUB_ACTIONS") == "true"
-	r.policy = grader.Policy{
-		InActions:       r.inActions,
-		AllowUntrusted:  r.opts.AllowUntrusted,
-		FrontmatterDeny: r.cfg.Commands.FrontmatterDeny,
-	}
-	if r.cfg.Commands.AllowSet {
-		r.policy.Allow = slices.Clone(r.cfg.Commands.Allow)
-		if r.policy.Allow == nil {
-			r.policy.Allow = []string{}
-		}
-	}
-	if r.inActions {
-		name, path := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
-		ev, err := changes.LoadEvent(name, path)
-		if err != nil {
-			r.opts.Notice("evalgate: cannot read the event payload: " + err.Error())
-		}
-		r.event = ev
-		r.policy.Event = name
-		// An unreadable payload cannot vouch for the pull request.
-		r.policy.ForkPR = ev.Fork() || (err != nil && path != "")
-	}
-	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
-}
-
 // finish decides blocking, sorts and counts, and records the run's wall
 // time.
 func (r *run) finish() { r.rep.Finish(r.opts.FailOn, r.start) }
+
+// cases is `evalgate cases` (README "EvalCase v1 fixtures"): the fixtures evalcase.include selects plus
+// the FIXTURE arguments, with the candidates files evalcase.candidates selects plus the --candidates files.
+// With FIXTURE arguments, results are reported for them and the --candidates files only; a file given as
+// both is a fixture.
+func (r *run) cases(ctx context.Context) (*report.Report, error) {
+	fx, err := r.selectFixtures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	fx.jev = nil
+	r.inScope = func(string) bool { return true }
+	var given []string
+	for _, a := range r.opts.Fixtures {
+		rel, err := r.pathArg(a, "give JSONL files")
+		if err != nil {
+			return nil, err
+		}
+		fx.cases, given = append(fx.cases, rel), append(given, rel)
+	}
+	for _, a := range r.opts.Candidates {
+		rel, err := r.pathArg(a, "give JSONL files")
+		if err != nil {
+			return nil, usagef("--candidates %v", err)
+		}
+		fx.candidates, given = append(fx.candidates, rel), append(given, rel)
+	}
+	if len(r.opts.Fixtures) > 0 {
+		r.inScope = setOf(given)
+		r.rep.Scope.Mode = report.ScopePaths
+	}
+	slices.Sort(fx.cases)
+	fx.cases = slices.Compact(fx.cases)
+	slices.Sort(fx.candidates)
+	fx.candidates = slices.DeleteFunc(slices.Compact(fx.candidates), func(f string) bool {
+		_, found := slices.BinarySearch(fx.cases, f)
+		return found
+	})
+	if len(fx.cases) == 0 {
+		name := r.cfg.Path
+		if name == "" {
+			name = "no config"
+		}
+		return nil, usagef("nothing to evaluate: no FIXTURE given and evalcase.include selects no fixture (%s)", name)
+	}
+	r.checkFixtures(ctx, fx, r.inScope)
+	r.finish()
+	return r.rep, nil
+}

@@ -6,13 +6,17 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/evalcase"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
@@ -350,4 +354,60 @@ func lastLine(s string) string {
 		return strings.TrimSpace(s[i+1:])
 	}
 	return s
+}
+
+// checkFixtures runs the EvalCase and jevcheck checks for the files in
+// scope; validate reads no candidates or replays.
+func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(string) bool) {
+	readAnswers := r.opts.Mode != ModeValidate
+	var checked []string
+	if len(fx.cases) > 0 {
+		for _, f := range append(slices.Clone(fx.cases), fx.candidates...) {
+			if inScope(f) {
+				checked = append(checked, f)
+			}
+		}
+		for _, f := range fx.cases {
+			if inScope(f) {
+				r.rep.Seen.Fixtures++
+			}
+		}
+		results, err := evalcase.Check(ctx, evalcase.Request{
+			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope,
+			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
+		})
+		if err != nil {
+			r.rep.Results = append(r.rep.Results, diag.Result{
+				Source: diag.SourceEvalCase, Check: diag.CheckDefinition, Outcome: diag.Error,
+				Code: "internal_error", Message: "EvalCase check failed: " + err.Error(),
+			})
+		}
+		r.rep.Results = append(r.rep.Results, results...)
+	}
+	for _, e := range fx.jev {
+		if !inScope(e.Contract) && !inScope(e.Answers) && !inScope(e.From) {
+			continue
+		}
+		checked = append(checked, e.Contract)
+		r.rep.Seen.Contracts++
+		r.rep.Results = append(r.rep.Results, r.checkJev(ctx, e, readAnswers)...)
+	}
+	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0
+	r.rep.Scope.Files = append(r.rep.Scope.Files, checked...)
+	slices.Sort(r.rep.Scope.Files)
+	r.rep.Scope.Files = slices.Compact(r.rep.Scope.Files)
+}
+
+// checkJev runs one jev entry; a panic becomes its internal_error.
+func (r *run) checkJev(ctx context.Context, e jev.Entry, readReplays bool) (out []diag.Result) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = []diag.Result{{
+				Source: diag.SourceJev, File: e.Contract, Check: diag.CheckDefinition, Outcome: diag.Error,
+				Code: "internal_error", Message: fmt.Sprintf("internal error: %v", v),
+				Evidence: map[string]any{"stack": string(debug.Stack())},
+			}}
+		}
+	}()
+	return jev.Check(ctx, r.root, e, readReplays)
 }

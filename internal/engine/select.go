@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -11,10 +12,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/evalgate/evalgate/internal/changes"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
@@ -435,4 +439,206 @@ func setOf(files []string) func(string) bool {
 		set[f] = true
 	}
 	return func(f string) bool { return f != "" && set[f] }
+}
+
+// fixtures is what the EvalCase and jevcheck checks of a run see.
+type fixtures struct {
+	cases      []string // every fixture evalcase.include selects
+	candidates []string // every candidates file evalcase.candidates selects
+	jev        []jev.Entry
+}
+
+// selectFixtures lists the selected EvalCase fixtures and candidates files
+// (every one of them is indexed, whatever the scope: README "Decisions where the specs are silent") and the
+// config's jev entries, with repository-relative paths.
+func (r *run) selectFixtures(ctx context.Context) (*fixtures, error) {
+	fx := &fixtures{}
+	ec := r.cfg.EvalCase
+	if len(ec.Include) > 0 || len(ec.Candidates) > 0 {
+		files, err := r.listFiles(ctx)
+		if err != nil {
+			return nil, err
+		}
+		casesM := &matcher{prefix: r.cfgPrefix(), include: ec.Include}
+		candM := &matcher{prefix: r.cfgPrefix(), include: ec.Candidates}
+		for _, f := range files {
+			switch {
+			case casesM.Match(f):
+				fx.cases = append(fx.cases, f)
+			case candM.Match(f):
+				fx.candidates = append(fx.candidates, f)
+			}
+		}
+	}
+	for _, e := range r.cfg.Jev {
+		fx.jev = append(fx.jev, jev.Entry{
+			Contract: r.cfgRel(e.Contract), Answers: r.cfgRel(e.Answers), From: r.cfgRel(e.From),
+			CandidateModel: e.CandidateModel, BaselineModel: e.BaselineModel,
+			AllowUnpinned: e.AllowUnpinned, Pos: e.Pos,
+			ConfigFile: r.cfg.Path, Notice: r.opts.Notice,
+		})
+	}
+	return fx, nil
+}
+
+// cfgRel turns a path relative to the config's directory into a
+// repository-relative one ("" stays "").
+func (r *run) cfgRel(p string) string {
+	if p == "" {
+		return ""
+	}
+	return path.Join(r.cfgPrefix(), p)
+}
+
+// owns reports whether a file is one of the fixtures' inputs.
+func (fx *fixtures) owns(file string) bool {
+	if slices.Contains(fx.cases, file) || slices.Contains(fx.candidates, file) {
+		return true
+	}
+	for _, e := range fx.jev {
+		if file == e.Contract || file == e.Answers || file == e.From {
+			return true
+		}
+	}
+	return false
+}
+
+// FindRoot returns the repository root: the nearest ancestor of dir (dir
+// included) that holds a ".git" entry, found without running git. ok is false
+// when there is none.
+func FindRoot(dir string) (root string, ok bool) {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d, true
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir, false
+		}
+		d = parent
+	}
+}
+
+// ListFiles lists the candidate files of the repository, repository-relative
+// with '/', sorted: `git ls-files` where git works (ignored files are never
+// candidates), else a walk that skips .git, node_modules and vendor and never
+// follows symlinked directories.
+func ListFiles(ctx context.Context, root string, isRepo bool) ([]string, error) {
+	if isRepo {
+		if files, err := gitListFiles(ctx, root); err == nil {
+			return files, nil
+		}
+	}
+	return walkFiles(root)
+}
+
+func gitListFiles(ctx context.Context, root string) ([]string, error) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return nil, err
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false",
+		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, errors.New(strings.TrimSpace(stderr.String()))
+	}
+	var files []string
+	for _, f := range bytes.Split(out, []byte{0}) {
+		if len(f) > 0 {
+			files = append(files, string(f))
+		}
+	}
+	slices.Sort(files)
+	// --cached lists a file once per stage in a conflicted merge.
+	return slices.Compact(files), nil
+}
+
+func walkFiles(root string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil // an unreadable directory is left out, like git would
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "node_modules", "vendor":
+				if p != root {
+					return filepath.SkipDir
+				}
+			}
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return nil
+		}
+		files = append(files, filepath.ToSlash(rel))
+		return nil
+	})
+	slices.Sort(files)
+	return files, err
+}
+
+// matcher selects files by doublestar globs relative to a base directory.
+type matcher struct {
+	prefix  string // the base directory, repository-relative with '/', "" for the root
+	include []string
+	exclude []string
+	// includeWhole matches include against repository-relative paths: the
+	// default page globs cover the whole repository wherever the config
+	// lives (README "Which files are checked"); exclude stays relative to
+	// the base.
+	includeWhole bool
+}
+
+// rel turns a repository-relative path into one relative to the base, or
+// reports that the file is outside it.
+func (m *matcher) rel(file string) (string, bool) {
+	if m.prefix == "" {
+		return file, true
+	}
+	if !strings.HasPrefix(file, m.prefix+"/") {
+		return "", false
+	}
+	return file[len(m.prefix)+1:], true
+}
+
+// Match reports whether file (repository-relative, '/') is selected.
+func (m *matcher) Match(file string) bool {
+	rel, ok := m.rel(file)
+	if m.includeWhole {
+		return matchAny(m.include, file) && !(ok && matchAny(m.exclude, rel))
+	}
+	if !ok {
+		return false
+	}
+	return matchAny(m.include, rel) && !matchAny(m.exclude, rel)
+}
+
+func matchAny(patterns []string, name string) bool {
+	for _, p := range patterns {
+		if ok, _ := doublestar.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// relSlash returns p relative to root with '/', or ok false when it is outside.
+func relSlash(root, p string) (string, bool) {
+	rel, err := filepath.Rel(root, p)
+	if err != nil {
+		return "", false
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return path.Clean(rel), true
 }

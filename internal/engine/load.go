@@ -8,12 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/evalgate/evalgate/internal/changes"
+	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
@@ -254,4 +259,74 @@ func readError(err error) string {
 		return "it " + err.Error() + "; only regular files are read"
 	}
 	return err.Error()
+}
+
+func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
+	rel := ""
+	if r.opts.ConfigFlag != "" {
+		abs := r.opts.ConfigFlag
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(r.opts.Dir, abs)
+		}
+		if _, err := os.Lstat(abs); err != nil {
+			return nil, nil, usagef("--config %s: no such file", r.opts.ConfigFlag)
+		}
+		var ok bool
+		rel, ok = relSlash(r.root, abs)
+		if !ok {
+			return nil, nil, usagef("--config %s: outside the repository %s", r.opts.ConfigFlag, r.root)
+		}
+	} else {
+		for _, name := range config.Names {
+			// Lstat: a symlink there is the config, whether or not its target may be read.
+			if _, err := os.Lstat(filepath.Join(r.root, name)); err == nil {
+				rel = name
+				break
+			}
+		}
+	}
+	if rel == "" {
+		return config.Default(r.root), nil, nil
+	}
+	cfg, results, err := config.Load(r.root, rel)
+	if err != nil {
+		return nil, nil, usagef("config %s: %v", rel, err)
+	}
+	return cfg, results, nil
+}
+
+// setupCommands prepares the command policy and the children's environment.
+func (r *run) setupCommands() {
+	getenv := func(k string) string {
+		for i := len(r.opts.Env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	r.inActions = getenv("GITHUB_ACTIONS") == "true"
+	r.policy = grader.Policy{
+		InActions:       r.inActions,
+		AllowUntrusted:  r.opts.AllowUntrusted,
+		FrontmatterDeny: r.cfg.Commands.FrontmatterDeny,
+	}
+	if r.cfg.Commands.AllowSet {
+		r.policy.Allow = slices.Clone(r.cfg.Commands.Allow)
+		if r.policy.Allow == nil {
+			r.policy.Allow = []string{}
+		}
+	}
+	if r.inActions {
+		name, path := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+		ev, err := changes.LoadEvent(name, path)
+		if err != nil {
+			r.opts.Notice("evalgate: cannot read the event payload: " + err.Error())
+		}
+		r.event = ev
+		r.policy.Event = name
+		// An unreadable payload cannot vouch for the pull request.
+		r.policy.ForkPR = ev.Fork() || (err != nil && path != "")
+	}
+	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
 }
