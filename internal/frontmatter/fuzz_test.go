@@ -134,3 +134,38 @@ func checkParse(t *testing.T, what string, widths []int, n *Node, problems []dia
 		t.Errorf("%s: MarshalYAML does not round-trip (%v):\n%s", what, backProblems, out)
 	}
 }
+
+// tomlSeeds are TOML documents that reach the corners of ParseTOML: every kind of key, string, number,
+// date and table, and the faults TOML defines (redefinitions, mixed arrays of tables, bad escapes).
+func tomlSeeds() []string {
+	return []string{
+		"a = 1\nb = 'lit'\nc = \"\\u00e9\\t\"\nd = \"\"\"\nmulti\n\"\"\"\ne = '''\nraw\\n\n'''\n",
+		"int = +0x_ff\nbad = 0x\nf = 6.02e+23\ng = -inf\nh = nan\ni = 1_000\nj = 0o17\nk = 0b101\n",
+		"d1 = 1979-05-27T07:32:00Z\nd2 = 1979-05-27T00:32:00.999999-07:00\nd3 = 1979-05-27\nt = 07:32:00\n",
+		"[a]\nx = 1\n[a.b]\ny = 2\n[a]\nz = 3\n",
+		"[[p]]\nn = 1\n[[p]]\nn = 2\n[p.q]\nm = 3\n[p]\n",
+		"a.b.c = 1\na.b = 2\n\"quoted key\" = 3\n'lit key' = 4\n\"\" = 5\n",
+		"t = { a = 1, b = { c = [1, 2, { d = 3 }] } }\nt.e = 4\n",
+		"arr = [\n  1,\n  2, # comment\n]\nmixed = [1, 'a', [2], {x = 1}]\n",
+		"s = \"\\q\"\nu = \"\\uD800\"\nv = \"\\U0010FFFF\"\nw = \"unterminated\n",
+		"k = 1 # c\u2028\nk2 = \"x\ty\"\n\ufeffk3 = 1\n",
+		"[x]\n[x]\n",
+		"a = [" + strings.Repeat("[", 1100) + "\n",
+		"a = " + strings.Repeat("{b = ", 300) + "1" + strings.Repeat("}", 300) + "\n",
+		"\x00 = 1\n",
+		"a = \xff\n",
+	}
+}
+
+// FuzzParseTOML fuzzes the TOML reader on its own, from TOML seeds (FuzzParse starts from YAML pages).
+func FuzzParseTOML(f *testing.F) {
+	for _, s := range tomlSeeds() {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("parsing %q takes more than 10s", src)) })
+		defer watchdog.Stop()
+		n, problems := ParseTOML(src, 1)
+		checkParse(t, "ParseTOML", lineWidths(src), n, problems)
+	})
+}
