@@ -17,6 +17,7 @@ import (
 	"github.com/owenrumney/go-sarif/v2/sarif"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // SARIF facts evalgate relies on.
@@ -306,13 +307,31 @@ func sarifRule(id string, first *diag.Result, level string) *sarif.ReportingDesc
 			full, first.Code)
 		helpURI = sarifHelpCodes
 	}
+	helpText := sarif.NewMultiformatMessageString(help)
+	if info, ok := tooldef.LookupCode(first.Code); ok && !strings.HasPrefix(id, rulePrefixEval) && !strings.HasPrefix(id, rulePrefixSuite) &&
+		!strings.HasPrefix(id, rulePrefixEvalCase) { // one code per rule: its registry entry
+		// The registry's own words (what `evalgate explain CODE` prints): what it means, an example, the fix.
+		helpText = sarif.NewMultiformatMessageString(help + " " + info.Doc + " Fix: " + info.Fix).
+			WithMarkdown(codeHelpMarkdown(full, info))
+	}
 	return sarif.NewRule(id).
 		WithName(ruleName(id)).
 		WithShortDescription(sarif.NewMultiformatMessageString(short)).
 		WithFullDescription(sarif.NewMultiformatMessageString(full)).
-		WithHelp(sarif.NewMultiformatMessageString(help)).
+		WithHelp(helpText).
 		WithHelpURI(helpURI).
 		WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(level))
+}
+
+// codeHelpMarkdown is a rule's help in Markdown from the code registry: the description, what the code
+// means, an example that gives it (fenced, so that its text stays text) and the fix.
+func codeHelpMarkdown(full string, info diag.CodeInfo) string {
+	fence := "```"
+	for strings.Contains(info.Example, fence) {
+		fence += "`"
+	}
+	return fmt.Sprintf("%s\n\n**`%s`**: %s\n\nExample:\n\n%s\n%s\n%s\n\n**Fix:** %s\n",
+		full, info.Code, info.Doc, fence, info.Example, fence, info.Fix)
 }
 
 // sentence ends s with a period unless it ends with punctuation already.
