@@ -39,8 +39,8 @@ Usage:
                                        a jevcheck contract against a replayed candidate
   evalgate jev compare CONTRACT --from BASELINE --answers CANDIDATE [...]
                                        the baseline replay's answers become the expectations
-  evalgate explain [CODE]              what a result code means and how to fix it;
-                                       without CODE, every code
+  evalgate explain [CODE|tool:NAME]    what a result code means and how to fix it;
+                                       without CODE, every code; a built-in grader's doc
   evalgate list [PATH...|--all]        the selected pages with their resolved evals,
                                        fixtures and contracts with their case counts
   evalgate schema [evals|config]       print a JSON Schema, for editors

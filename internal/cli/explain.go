@@ -11,12 +11,13 @@ import (
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
-const explainUsage = `Usage: evalgate explain [CODE...]
+const explainUsage = `Usage: evalgate explain [CODE|tool:NAME...]
 
 Prints what a result code means: its kind, outcome and severity, what it
 says, an example that gives it and how to fix it. Without CODE, lists every
 code, one line each: code, outcome, severity and title. The text comes from
-the registry that README's "Codes" table is tested against.
+the registry that README's "Codes" table is tested against. For a built-in
+grader (tool:links, ...), prints what it checks, its options and its codes.
 
 Exit status: 0, or 2 for an unknown code or a usage error.
 `
@@ -39,26 +40,39 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	infos := make([]diag.CodeInfo, 0, len(codes))
+	var blocks []func(io.Writer) error
 	for _, code := range codes {
+		if t := tooldef.Lookup(code); t != nil {
+			blocks = append(blocks, func(w io.Writer) error { return report.WriteToolExplain(w, t) })
+			continue
+		}
 		info, ok := tooldef.LookupCode(code)
 		if !ok {
 			msg := fmt.Sprintf("explain: unknown code %q", code)
-			if near, ok := diag.NearMiss(code, tooldef.CodeNames()); ok {
+			if near, ok := diag.NearMiss(code, append(tooldef.CodeNames(), toolNames()...)); ok {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}
 			return usageErr(stderr, "%s; evalgate explain lists every code", msg)
 		}
-		infos = append(infos, info)
+		blocks = append(blocks, func(w io.Writer) error { return report.WriteExplain(w, info) })
 	}
-	for i, info := range infos {
+	for i, write := range blocks {
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		if err := report.WriteExplain(stdout, info); err != nil {
+		if err := write(stdout); err != nil {
 			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 			return exitInternal
 		}
 	}
 	return exitOK
+}
+
+// toolNames are the built-in graders' names, for near misses.
+func toolNames() []string {
+	names := make([]string, len(tooldef.Builtins))
+	for i, t := range tooldef.Builtins {
+		names[i] = t.Name
+	}
+	return names
 }

@@ -85,3 +85,31 @@ func TestExplainUnknownCode(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainTools: `evalgate explain tool:NAME` prints each built-in grader's definition: its title, its
+// doc, its options' schema rendered from the table it is checked against, and its codes.
+func TestExplainTools(t *testing.T) {
+	for _, tool := range tooldef.Builtins {
+		var out, stderr bytes.Buffer
+		if code := Main([]string{"explain", tool.Name}, nil, &out, &stderr); code != exitOK || stderr.Len() > 0 {
+			t.Fatalf("explain %s: exit %d, stderr %q", tool.Name, code, stderr.String())
+		}
+		text := out.String()
+		want := []string{tool.Name + ": " + tool.Title + "\n", "Options, as JSON Schema", `"type": "object"`}
+		for _, c := range tool.Codes {
+			want = append(want, " "+c.Code)
+		}
+		firstDocLine, _, _ := strings.Cut(tool.Doc, "\n")
+		want = append(want, "  "+firstDocLine)
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("explain %s lacks %q:\n%s", tool.Name, w, text)
+			}
+		}
+	}
+	var stderr bytes.Buffer
+	if code := Main([]string{"explain", "tool:lnks"}, nil, new(bytes.Buffer), &stderr); code != exitUsage ||
+		!strings.Contains(stderr.String(), "did you mean tool:links?") {
+		t.Errorf("explain tool:lnks: exit %d, stderr %q", code, stderr.String())
+	}
+}

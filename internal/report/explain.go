@@ -2,12 +2,14 @@ package report
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // explainWidth is the column at which `evalgate explain` wraps prose.
@@ -41,6 +43,38 @@ func WriteExplain(w io.Writer, c diag.CodeInfo) error {
 	for _, l := range wrap(c.Fix, "    ", explainWidth) {
 		line(l)
 	}
+	return bw.Flush()
+}
+
+// WriteToolExplain writes what a built-in grader checks, as `evalgate explain tool:NAME` prints it: its
+// name and title, its doc (options and codes included), and its options' JSON Schema, all from its
+// definition (README "Built-in tool:* graders"). Every line is escaped by Line.
+func WriteToolExplain(w io.Writer, t *tooldef.Tool) error {
+	bw := bufio.NewWriter(w)
+	line := func(s string) {
+		bw.WriteString(Line(s))
+		bw.WriteByte('\n')
+	}
+	line(t.Name + ": " + t.Title)
+	line("")
+	for _, l := range strings.Split(t.Doc, "\n") {
+		line(strings.TrimRight("  "+l, " "))
+	}
+	schema, err := json.MarshalIndent(t.OptionsSchema(), "", "  ")
+	if err != nil {
+		return err
+	}
+	line("")
+	line("  Options, as JSON Schema (the table evalgate checks them against):")
+	for _, l := range strings.Split(string(schema), "\n") {
+		line("    " + l)
+	}
+	codes := make([]string, len(t.Codes))
+	for i, c := range t.Codes {
+		codes[i] = c.Code
+	}
+	line("")
+	line("  Its codes: evalgate explain " + strings.Join(codes, " "))
 	return bw.Flush()
 }
 
