@@ -152,14 +152,10 @@ const (
 	ghLevels // the number of levels
 )
 
-// annotationLevel maps a fail or error result to an annotation level: an
-// error outcome (no verdict) is an error whatever its severity; a fail takes
-// its severity, info being a notice.
+// annotationLevel maps a fail or error result to an annotation level by its shown severity, info being
+// a notice.
 func annotationLevel(res *diag.Result) ghLevel {
-	if res.Outcome == diag.Error {
-		return ghError
-	}
-	switch res.Severity {
+	switch shownSeverity(res) {
 	case diag.SeverityWarning:
 		return ghWarning
 	case diag.SeverityInfo:

@@ -95,6 +95,15 @@ func (r *Report) Finish(failOn diag.Severity, start time.Time) {
 	r.Count()
 }
 
+// shownSeverity is the severity a fail or error result is shown with in every format: an error outcome (no
+// verdict) is an error whatever its severity; a fail has its own.
+func shownSeverity(res *diag.Result) diag.Severity {
+	if res.Outcome == diag.Error {
+		return diag.SeverityError
+	}
+	return res.Severity
+}
+
 // Count fills r.Summary's counts from r.Results; Score is left as it is.
 func (r *Report) Count() {
 	s := Summary{Score: r.Summary.Score}

@@ -245,13 +245,9 @@ func fingerprints(r *Report, eligible []int) []string {
 	return out
 }
 
-// sarifLevel is a result's SARIF level: error for an error outcome (no
-// verdict), else its severity (info is note).
+// sarifLevel is a result's SARIF level, by its shown severity (info is note).
 func sarifLevel(r *diag.Result) string {
-	if r.Outcome == diag.Error {
-		return sarifError
-	}
-	switch r.Severity {
+	switch shownSeverity(r) {
 	case diag.SeverityWarning:
 		return sarifWarning
 	case diag.SeverityInfo:
