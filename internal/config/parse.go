@@ -265,15 +265,10 @@ func (p *parser) evals(n *frontmatter.Node) {
 
 // suites reads `suites`: name -> {target-pass-rate, evals}.
 func (p *parser) suites(n *frontmatter.Node) {
-	if !p.k.Mapping(n, "suites") {
-		return
-	}
-	for i := range n.Entries {
-		kv := &n.Entries[i]
-		what := docmeta.Child("suites", kv.Key)
+	p.each(n, "suites", func(kv *frontmatter.Entry, what string) {
 		if kv.Key == "" {
 			p.k.Fault(kv.KeyPos, "invalid_value", "suites: a suite name must not be empty")
-			continue
+			return
 		}
 		s := &docmeta.Suite{Name: kv.Key, Pos: kv.KeyPos, TargetPassRate: 1}
 		before := p.k.Faults()
@@ -290,18 +285,13 @@ func (p *parser) suites(n *frontmatter.Node) {
 		if p.k.Faults() == before {
 			p.cfg.Catalog.Suites[kv.Key] = s
 		}
-	}
+	})
 }
 
 // tools reads `tools`: "tool:NAME" -> {command}. A tool may not take a
 // built-in's name (README "Configuration").
 func (p *parser) tools(n *frontmatter.Node) {
-	if !p.k.Mapping(n, "tools") {
-		return
-	}
-	for i := range n.Entries {
-		kv := &n.Entries[i]
-		what := docmeta.Child("tools", kv.Key)
+	p.each(n, "tools", func(kv *frontmatter.Entry, what string) {
 		switch {
 		case !toolKey.MatchString(kv.Key):
 			p.k.Fault(kv.KeyPos, "invalid_value", "tools: the name %s must be tool:NAME with NAME kebab-case", docmeta.Quote(kv.Key))
@@ -318,6 +308,17 @@ func (p *parser) tools(n *frontmatter.Node) {
 		if p.k.Faults() == before {
 			p.cfg.Tools[kv.Key] = t
 		}
+	})
+}
+
+// each calls read for every entry of a section whose keys are the user's (suites, tools), with the entry's
+// name for messages ("suites.how-to"); a section that is not a mapping is one fault.
+func (p *parser) each(n *frontmatter.Node, section string, read func(kv *frontmatter.Entry, what string)) {
+	if !p.k.Mapping(n, section) {
+		return
+	}
+	for i := range n.Entries {
+		read(&n.Entries[i], docmeta.Child(section, n.Entries[i].Key))
 	}
 }
 
