@@ -24,7 +24,22 @@ import (
 // Numbers keep their text; a number beyond float64 is ±Inf (1e400), which the rules refuse as they refuse
 // YAML's .inf. A \u escape of a lone surrogate becomes U+FFFD, as encoding/json decodes it.
 func ParseJSON(text []byte, firstLine int) (root *Node, problems []diag.Problem) {
-	p := &jsonParser{text: text, idx: diag.NewLineIndex(text), first: firstLine}
+	return ParseJSONFunc(text, firstLine, nil)
+}
+
+// JSONStep is one step of a path into a JSON value: an object's member Key (Index -1), or an array's item
+// Index (from 0, Key "").
+type JSONStep struct {
+	Key   string
+	Index int
+}
+
+// ParseJSONFunc is ParseJSON that also calls dup, when it is not nil, for each duplicate_key problem, in
+// the order of the problems: with the repeated key, the path from the root to the object that holds it
+// (valid only during the call) and the problem's position. The path is the text's: a duplicate inside a
+// value that an earlier duplicate dropped has the path through that value.
+func ParseJSONFunc(text []byte, firstLine int, dup func(key string, object []JSONStep, pos diag.Pos)) (root *Node, problems []diag.Problem) {
+	p := &jsonParser{text: text, idx: diag.NewLineIndex(text), first: firstLine, dup: dup}
 	p.space()
 	root = p.value(1)
 	if !p.stopped {
@@ -47,6 +62,10 @@ type jsonParser struct {
 	first   int // the file line of text's first line
 	probs   []diag.Problem
 	stopped bool // a syntax_error or invalid_utf8 ended the parse
+	// dup, when set, hears of every duplicate key, with path: the steps to the value being parsed, kept
+	// only when dup is set.
+	dup  func(key string, object []JSONStep, pos diag.Pos)
+	path []JSONStep
 }
 
 func (p *jsonParser) pos(off int) diag.Pos {
@@ -168,9 +187,15 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		p.i++
 		p.space()
+		if p.dup != nil {
+			p.path = append(p.path, JSONStep{Key: key, Index: -1})
+		}
 		v := p.value(depth + 1)
 		if p.stopped {
 			return nil
+		}
+		if p.dup != nil {
+			p.path = p.path[:len(p.path)-1]
 		}
 		first := -1
 		if index != nil {
@@ -188,6 +213,9 @@ func (p *jsonParser) object(depth int) *Node {
 		if first >= 0 {
 			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
 				Message: fmt.Sprintf("duplicate key %q; the first is at line %d", key, n.Entries[first].KeyPos.Line)})
+			if p.dup != nil {
+				p.dup(key, p.path, kpos)
+			}
 		} else {
 			n.Entries = append(n.Entries, Entry{Key: key, KeyPos: kpos, Value: v})
 			if index != nil {
@@ -217,9 +245,15 @@ func (p *jsonParser) array(depth int) *Node {
 		return n
 	}
 	for {
+		if p.dup != nil {
+			p.path = append(p.path, JSONStep{Index: len(n.Items)})
+		}
 		v := p.value(depth + 1)
 		if p.stopped {
 			return nil
+		}
+		if p.dup != nil {
+			p.path = p.path[:len(p.path)-1]
 		}
 		n.Items = append(n.Items, v)
 		if more, ok := p.after(']', "an array"); !more {

@@ -169,3 +169,47 @@ func checkInside(t *testing.T, n *Node, lines int) {
 		checkInside(t, e.Value, lines)
 	}
 }
+
+// TestParseJSONFuncPaths: dup hears of every duplicate key with the path of the object that holds it, and
+// the tree and problems are ParseJSON's.
+func TestParseJSONFuncPaths(t *testing.T) {
+	src := `{"a": {"a": 1, "a": 2}, "l": [{}, {"k": 1, "k": 2}], "a": 3}`
+	type heard struct {
+		key, path string
+		pos       diag.Pos
+	}
+	var got []heard
+	root, probs := ParseJSONFunc([]byte(src), 1, func(key string, object []JSONStep, pos diag.Pos) {
+		var b strings.Builder
+		for _, s := range object {
+			if s.Index >= 0 {
+				fmt.Fprintf(&b, "[%d]", s.Index)
+			} else {
+				b.WriteString("." + s.Key)
+			}
+		}
+		got = append(got, heard{key, b.String(), pos})
+	})
+	want := []heard{
+		{"a", ".a", diag.Pos{Line: 1, Col: 16}},
+		{"k", ".l[1]", diag.Pos{Line: 1, Col: 44}},
+		{"a", "", diag.Pos{Line: 1, Col: 54}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("dup heard %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].key != want[i].key || got[i].path != want[i].path || got[i].pos.Line != want[i].pos.Line || got[i].pos.Col != want[i].pos.Col {
+			t.Errorf("dup %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	plain, plainProbs := ParseJSON([]byte(src), 1)
+	if len(probs) != 3 || len(plainProbs) != len(probs) || len(root.Entries) != len(plain.Entries) {
+		t.Errorf("ParseJSONFunc: %d problems, %d entries; ParseJSON: %d, %d", len(probs), len(root.Entries), len(plainProbs), len(plain.Entries))
+	}
+	for i := range probs {
+		if probs[i] != plainProbs[i] {
+			t.Errorf("problem %d: %+v, ParseJSON %+v", i, probs[i], plainProbs[i])
+		}
+	}
+}

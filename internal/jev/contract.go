@@ -28,7 +28,6 @@ type Contract struct {
 	Cases                 []Case
 
 	opts Options
-	src  *source
 }
 
 // optIn reports whether floating aliases are allowed: by the contract or by
@@ -76,28 +75,19 @@ func jsonlFile(file string) bool { return strings.EqualFold(path.Ext(file), ".js
 // result (Source jev, Check "definition", Outcome fail, severity error) with
 // file and position.
 func LoadContract(file string, text []byte, opts Options) (*Contract, []diag.Result) {
-	s := &source{file: file, text: text}
-	c := &Contract{File: file, opts: opts, src: s, Version: Version,
+	s, text := newSource(file, text)
+	c := &Contract{File: file, opts: opts, Version: Version,
 		Defaults: Defaults{ScoreTolerance: some(DefaultScoreTolerance), NoulTrueThreshold: DefaultNoulTrueThreshold}}
-	jsonl := jsonlFile(file)
-	if jsonl {
-		s.splitJSONL()
-	} else {
-		s.splitJSON()
-	}
-	s.decode(jsonl, func(code, msg string) diag.Result { return definition(code, msg) })
 	v := &validator{s: s, c: c}
-	if jsonl {
-		v.jsonl()
+	if jsonlFile(file) {
+		v.jsonl(text)
 	} else {
-		v.json()
+		v.json(text)
 	}
 	if len(s.faults) > 0 {
-		rs := s.resolve()
-		diag.Sort(rs)
-		return nil, rs
+		diag.Sort(s.faults)
+		return nil, s.faults
 	}
-	s.release()
 	return c, nil
 }
 

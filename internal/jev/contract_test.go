@@ -58,7 +58,7 @@ func TestContractValidation(t *testing.T) {
 		{name: "unexpected end", text: "{\"version\": \"0.1\"",
 			want: []want{{"syntax_error", "L1:18", "unexpected end"}}},
 		{name: "trailing text", text: contractJSON("", ok) + "x",
-			want: []want{{"syntax_error", "L5:1", "after top-level value"}}},
+			want: []want{{"syntax_error", "L5:1", "after the JSON value"}}},
 		{name: "invalid UTF-8", text: "{\"version\": \"0.1\", \"name\": \"a\xffb\"}",
 			want: []want{{"invalid_utf8", "\xff", "invalid UTF-8"}}},
 		{name: "not an object", text: `[1, 2]`,

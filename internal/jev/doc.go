@@ -6,11 +6,15 @@
 // replay's answers become the expectations), and writes the summary of
 // `evalgate jev`.
 //
-// Texts are decoded with encoding/json, which keeps no positions. One
-// jsonpos.Scan per decoded text finds duplicate keys (encoding/json keeps the
-// last silently) and the order and offsets of the keys of every `expect`
-// (encoding/json maps lose the order the summary needs); every other position
-// is located only for the results that need one, in one more scan per text.
+// Each JSON text (a JSON file, or one line of a JSONL file) is parsed once by
+// frontmatter.ParseJSON into a positioned Node tree, which reports syntax
+// errors, invalid UTF-8 and duplicate keys at their positions in the same
+// pass. The validators walk the Nodes: a fault takes its position from the
+// value's Pos, or from its entry's KeyPos when the fault is about a key, and
+// the keys of an `expect` keep their text order in the Node's entries. A
+// contract and a replay keep only what eval and compare read, positions
+// included; the trees are dropped once validated (a JSONL contract's line by
+// line).
 //
 // Where the spec and the reference tool differ, the spec wins, with the
 // decisions of README "jevcheck v0.1 contracts" "jevcheck v0.1".

@@ -71,7 +71,7 @@ type FieldResult struct {
 	// "confidence 0.94→0.71 (tolerance 0.10)"); "unchanged" otherwise.
 	Detail   string
 	Evidence map[string]any
-	keyOff   int // the field's key in the contract's expect
+	keyPos   diag.Pos // the field's key in the contract's expect
 }
 
 // CaseResult is the outcome of one case: its worst field's.
@@ -129,11 +129,7 @@ func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
 	}
 	cand := c.opts.CandidateModel
 	var resolvedCand, resolvedBase []string
-	cs := candidate.src
-	var bs *source
-	if baseline != nil {
-		bs = baseline.src
-	}
+	var faults []diag.Result // the replays' faults
 	thr := c.Defaults.NoulTrueThreshold
 	var expects []Expect // the case's resolved expectations; reused
 	for i := range c.Cases {
@@ -153,19 +149,15 @@ func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
 		resp := candidate.Responses[kase.ID]
 		switch {
 		case resp == nil:
-			f := &fault{at: atFirst, res: replayFault("replay_missing_case",
-				fmt.Sprintf("the replay has no answers for case %s", strconv.Quote(kase.ID)))}
-			f.res.CaseID = kase.ID
-			cs.add(f)
+			faults = append(faults, responseFault(candidate, kase.ID, nil, diag.Pos{Line: 1}, "replay_missing_case",
+				fmt.Sprintf("the replay has no answers for case %s", strconv.Quote(kase.ID))))
 			continue
 		case resp.Bad:
 			continue
 		}
 		if cand != "" {
 			if msg := identity(resp.Model, cand, "candidate", c.optIn()); msg != "" {
-				f := &fault{path: []string{kase.ID, "model"}, at: atValue, res: replayFault("model_mismatch", strconv.Quote(kase.ID)+": "+msg)}
-				f.res.CaseID = kase.ID
-				cs.add(f)
+				faults = append(faults, responseFault(candidate, kase.ID, []string{"model"}, resp.modelPos, "model_mismatch", strconv.Quote(kase.ID)+": "+msg))
 				continue
 			}
 			resolvedCand = appendUnique(resolvedCand, resp.Model)
@@ -181,7 +173,7 @@ func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
 				ap = &a
 			}
 			fr := evalField(f.Kind, expects[j], thr, ap)
-			fr.Field, fr.keyOff = f.Name, f.keyOff
+			fr.Field, fr.keyPos = f.Name, f.keyPos
 			cr.Fields[j] = fr
 			cr.Outcome = max(cr.Outcome, fr.Outcome)
 		}
@@ -206,35 +198,50 @@ func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
 	if baseline != nil && Floating(c.BaselineModel) && len(resolvedBase) > 0 {
 		r.Baseline = strings.Join(resolvedBase, ", ")
 	}
-	var faults []diag.Result
-	if bs != nil {
-		faults = append(faults, bs.resolve()...)
+	if baseline != nil {
+		faults = append(faults, baseline.pending...)
+		baseline.pending = nil
 	}
-	faults = append(faults, cs.resolve()...)
 	diag.Sort(faults)
 	return r, faults
 }
 
+// responseFault is a fault of a replay's response for case id, found by eval
+// or compare: at pos (the response's member at path, whose path is the
+// fault's Key, as for LoadReplay's faults), or line 1 for a missing case
+// (path nil).
+func responseFault(r *Replay, id string, path []string, pos diag.Pos, code, msg string) diag.Result {
+	f := replayFault(code, msg)
+	f.File, f.Pos, f.CaseID = r.File, pos, id
+	if path != nil {
+		steps := make([]pth, len(path)+1)
+		steps[0] = pth{key: id}
+		for i, k := range path {
+			steps[i+1] = steps[i].to(k)
+		}
+		f.Key = steps[len(path)].String()
+	}
+	return f
+}
+
 // derive turns the case's resolved expectations into the baseline's (in
 // place) and returns the baseline response's model. ok is false when the
-// baseline cannot give them; the faults are the baseline replay's.
+// baseline cannot give them; the faults, the baseline replay's, wait in
+// baseline.pending for run.
 func derive(c *Contract, kase *Case, baseline *Replay, expects []Expect) (model string, ok bool) {
-	bs := baseline.src
-	add := func(path []string, at where, code, msg string) {
-		f := &fault{path: path, at: at, res: replayFault(code, msg)}
-		f.res.CaseID = kase.ID
-		bs.add(f)
+	add := func(path []string, pos diag.Pos, code, msg string) {
+		baseline.pending = append(baseline.pending, responseFault(baseline, kase.ID, path, pos, code, msg))
 	}
 	resp := baseline.Responses[kase.ID]
 	switch {
 	case resp == nil:
-		add(nil, atFirst, "replay_missing_case", fmt.Sprintf("the baseline replay has no answers for case %s", strconv.Quote(kase.ID)))
+		add(nil, diag.Pos{Line: 1}, "replay_missing_case", fmt.Sprintf("the baseline replay has no answers for case %s", strconv.Quote(kase.ID)))
 		return "", false
 	case resp.Bad:
 		return "", false
 	}
 	if msg := identity(resp.Model, c.BaselineModel, "baseline", c.optIn()); msg != "" {
-		add([]string{kase.ID, "model"}, atValue, "model_mismatch", strconv.Quote(kase.ID)+": "+msg)
+		add([]string{"model"}, resp.modelPos, "model_mismatch", strconv.Quote(kase.ID)+": "+msg)
 		return "", false
 	}
 	ok = true
@@ -243,12 +250,12 @@ func derive(c *Contract, kase *Case, baseline *Replay, expects []Expect) (model 
 		a, has := resp.Answers[f.Name]
 		switch {
 		case !has:
-			add([]string{kase.ID, "answers"}, atKey, "replay_invalid",
+			add([]string{"answers"}, resp.answersPos, "replay_invalid",
 				fmt.Sprintf("%s: the baseline replay has no answer for field %s", strconv.Quote(kase.ID), strconv.Quote(f.Name)))
 			ok = false
 			continue
 		case a.Kind != f.Kind:
-			add([]string{kase.ID, "answers", f.Name}, atValue, "replay_invalid",
+			add([]string{"answers", f.Name}, a.pos, "replay_invalid",
 				fmt.Sprintf("%s: the baseline answer for %s is %s answer; the question is %s", strconv.Quote(kase.ID), strconv.Quote(f.Name), article(a.Kind), f.Kind))
 			ok = false
 			continue
@@ -401,13 +408,6 @@ func (r *Report) Results() []diag.Result {
 	for _, c := range r.Cases {
 		n += len(c.Fields)
 	}
-	offs := make([]int, 0, n)
-	for _, c := range r.Cases {
-		for _, f := range c.Fields {
-			offs = append(offs, f.keyOff)
-		}
-	}
-	pos := positions(r.contract.src.text, offs)
 	out := make([]diag.Result, 0, n)
 	for _, c := range r.Cases {
 		for _, f := range c.Fields {
@@ -419,7 +419,7 @@ func (r *Report) Results() []diag.Result {
 			if len(r.replays) > 1 {
 				ev["baseline_replay"] = r.replays[1]
 			}
-			res := diag.Result{Source: diag.SourceJev, File: r.contract.File, Pos: pos[len(out)], Check: f.Field,
+			res := diag.Result{Source: diag.SourceJev, File: r.contract.File, Pos: f.keyPos, Check: f.Field,
 				CaseID: c.ID, Severity: diag.SeverityError, Code: f.Outcome.code(), Message: f.Detail,
 				Evidence: ev, Key: f.Field + key}
 			res.Outcome = diag.Pass

@@ -1,6 +1,10 @@
 package jev
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
 
 // Kind is a question's (and an answer's) type.
 type Kind uint8
@@ -107,7 +111,7 @@ type Field struct {
 	Name   string
 	Kind   Kind // the question's type
 	Expect Expect
-	keyOff int // byte offset of the field's key in expect, in the contract's text
+	keyPos diag.Pos // the field's key in expect, in the contract's file
 }
 
 // Case is one fixture of a contract.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
 // CheckReplay is the check of every replay fault.
@@ -18,7 +19,9 @@ const CheckReplay = "replay"
 type Replay struct {
 	File      string
 	Responses map[string]*Response
-	src       *source
+	// pending are the faults compare found in this replay as the baseline,
+	// until run returns them.
+	pending []diag.Result
 }
 
 // Response is one case's recorded response.
@@ -27,6 +30,10 @@ type Response struct {
 	Answers map[string]Answer
 	// Bad marks a response with faults: it is not evaluated.
 	Bad bool
+
+	// Where eval's and compare's faults of the response point in the
+	// replay file: its model's value and its answers' key.
+	modelPos, answersPos diag.Pos
 }
 
 // Answer is one field's answer, with only the verified System One fields
@@ -37,6 +44,8 @@ type Answer struct {
 	Confidence float64 // choice and score: the API confidence
 	Noul       float64 // noul: the probability of yes
 	Score      float64 // score: the probability-weighted expected score
+
+	pos diag.Pos // the answer object in the replay file
 }
 
 // Scalar is the answer's confidence scalar: the API confidence for choice and
@@ -63,56 +72,43 @@ func replayFault(code, msg string) diag.Result {
 // cases are not evaluated, but a broken one is still reported). Every fault is
 // a replay_invalid result with file and position. The replay is nil when the
 // file is not a JSON object; otherwise responses with faults are marked Bad.
+// The parsed tree is dropped once the responses are read: they keep what
+// eval and compare need, positions included.
 func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
-	s := &source{file: file, text: text}
-	r := &Replay{File: file, src: s}
-	s.splitJSON()
-	s.decode(false, func(code, msg string) diag.Result {
+	s, text := newSource(file, text)
+	r := &Replay{File: file}
+	root := s.parse(unit{line: 1, text: text}, false, func(_, msg string) diag.Result {
 		return replayFault("replay_invalid", msg)
+	}, func(key string, object []frontmatter.JSONStep) diag.Result {
+		f := replayFault("replay_invalid", fmt.Sprintf("duplicate key %s in %s", strconv.Quote(key), objectName(object)))
+		f.CaseID = key // a case id twice
+		if len(object) > 0 {
+			f.CaseID = object[0].Key
+		}
+		return f
 	})
-	u := s.units[0]
-	if u.ok {
-		k := &keyScan{fieldDepth: -1}
-		if err := k.run(u.text); err != nil {
-			s.add(&fault{at: atFirst, res: replayFault("replay_invalid", "invalid JSON: nested too deeply")})
-			u.ok = false
-		}
-		for _, d := range k.dups {
-			f := &fault{at: atOffset, off: d.keyOff, res: replayFault("replay_invalid",
-				fmt.Sprintf("duplicate key %s in %s", strconv.Quote(d.key), objectName(d.path)))}
-			f.res.CaseID = d.key // a case id twice
-			if len(d.path) > 0 {
-				f.res.CaseID = d.path[0]
-			}
-			s.add(f)
-		}
-	}
-	if u.ok {
-		root, isObj := u.root.(map[string]any)
-		if !isObj {
-			s.add(&fault{at: atValue, res: replayFault("replay_invalid",
-				fmt.Sprintf("a replay must be an object keyed by case id, got %s", typeName(u.root)))})
-		} else {
-			r.Responses = make(map[string]*Response, len(root))
-			rv := &replayValidator{s: s}
-			for id, x := range root {
-				r.Responses[id] = rv.response(id, x)
-			}
+	switch {
+	case root == nil:
+	case !isObj(root):
+		s.add(replayFault("replay_invalid", fmt.Sprintf("a replay must be an object keyed by case id, got %s", typeName(root))), root.Pos, nil)
+	default:
+		r.Responses = make(map[string]*Response, len(root.Entries))
+		rv := &replayValidator{s: s}
+		for _, e := range root.Entries {
+			r.Responses[e.Key] = rv.response(e.Key, e.Value)
 		}
 	}
 	// Duplicate keys make their case's response unreliable.
 	for _, f := range s.faults {
-		if resp := r.Responses[f.res.CaseID]; resp != nil {
+		if resp := r.Responses[f.CaseID]; resp != nil {
 			resp.Bad = true
 		}
 	}
-	rs := s.resolve()
-	diag.Sort(rs)
-	s.release()
+	diag.Sort(s.faults)
 	if r.Responses == nil {
-		return nil, rs
+		return nil, s.faults
 	}
-	return r, rs
+	return r, s.faults
 }
 
 // replayValidator checks the entries of a replay.
@@ -122,70 +118,67 @@ type replayValidator struct {
 	n  int    // faults before the case
 }
 
-func (rv *replayValidator) fault(p *pth, at where, format string, args ...any) {
+// fault records a fault of the response being checked at pos.
+func (rv *replayValidator) fault(p *pth, pos diag.Pos, format string, args ...any) {
 	r := replayFault("replay_invalid", strconv.Quote(rv.id)+": "+fmt.Sprintf(format, args...))
 	r.CaseID = rv.id
-	rv.s.add(&fault{path: p.slice(), at: at, res: r})
+	rv.s.add(r, pos, p)
 }
 
 // responseKeys are the fields of a System One response.
 var responseKeys = []string{"model", "usage", "answers"}
 
-// response checks one case's response: {model, usage?, answers}.
-func (rv *replayValidator) response(id string, x any) *Response {
+// response checks one case's response x: {model, usage?, answers}.
+func (rv *replayValidator) response(id string, x *node) *Response {
 	rv.id, rv.n = id, len(rv.s.faults)
 	p := pth{key: id}
 	resp := &Response{}
-	obj, ok := x.(map[string]any)
-	if !ok {
-		rv.fault(&p, atValue, "a response must be an object with model and answers, got %s", typeName(x))
+	if !isObj(x) {
+		rv.fault(&p, x.Pos, "a response must be an object with model and answers, got %s", typeName(x))
 		resp.Bad = true
 		return resp
 	}
-	if !closed(obj, responseKeys) {
-		for k := range obj {
-			if !slices.Contains(responseKeys, k) {
-				kp := p.to(k)
-				rv.fault(&kp, atKey, "unknown key %s in a response (allowed: model, usage, answers)", strconv.Quote(k))
-			}
+	for _, e := range x.Entries {
+		if !slices.Contains(responseKeys, e.Key) {
+			kp := p.to(e.Key)
+			rv.fault(&kp, e.KeyPos, "unknown key %s in a response (allowed: model, usage, answers)", strconv.Quote(e.Key))
 		}
 	}
 	// model: never null, never the string "None" (a null stringified by an
 	// old recorder), never empty (spec-origins §3.6).
-	m, hasModel := obj["model"]
-	s, isStr := m.(string)
 	mp := p.to("model")
-	switch {
-	case !hasModel:
-		rv.fault(&p, atValue, "the response has no model")
+	switch m := x.Get("model"); {
 	case m == nil:
-		rv.fault(&mp, atValue, "model is null: a replay must name the model that answered")
-	case !isStr:
-		rv.fault(&mp, atValue, "model must be a string, got %s", show(m))
-	case s == "None":
-		rv.fault(&mp, atValue, `model is the string "None", a null model written by an old recorder`)
-	case blank(s):
-		rv.fault(&mp, atValue, "model must name the model that answered, got %s", strconv.Quote(s))
+		rv.fault(&p, x.Pos, "the response has no model")
+	case isNull(m.Value):
+		rv.fault(&mp, m.Value.Pos, "model is null: a replay must name the model that answered")
+	case !isStr(m.Value):
+		rv.fault(&mp, m.Value.Pos, "model must be a string, got %s", show(m.Value))
+	case m.Value.Text == "None":
+		rv.fault(&mp, m.Value.Pos, `model is the string "None", a null model written by an old recorder`)
+	case blank(m.Value.Text):
+		rv.fault(&mp, m.Value.Pos, "model must name the model that answered, got %s", strconv.Quote(m.Value.Text))
 	default:
-		resp.Model = s
+		resp.Model, resp.modelPos = m.Value.Text, rv.s.at(m.Value.Pos)
 	}
-	if u, ok := obj["usage"]; ok && u != nil {
+	if u := x.Get("usage"); u != nil && !isNull(u.Value) {
 		up := p.to("usage")
-		rv.usage(u, &up)
+		rv.usage(u.Value, &up)
 	}
-	a, hasAnswers := obj["answers"]
 	ap := p.to("answers")
-	switch am, isObj := a.(map[string]any); {
-	case !hasAnswers:
-		rv.fault(&p, atValue, "the response has no answers")
-	case !isObj:
-		rv.fault(&ap, atValue, "answers must be an object keyed by field, got %s", typeName(a))
+	switch a := x.Get("answers"); {
+	case a == nil:
+		rv.fault(&p, x.Pos, "the response has no answers")
+	case !isObj(a.Value):
+		rv.fault(&ap, a.Value.Pos, "answers must be an object keyed by field, got %s", typeName(a.Value))
 	default:
-		resp.Answers = make(map[string]Answer, len(am))
-		for name, x := range am {
-			np := ap.to(name)
-			if ans, ok := rv.answer(name, x, &np); ok {
-				resp.Answers[name] = ans
+		resp.answersPos = rv.s.at(a.KeyPos)
+		resp.Answers = make(map[string]Answer, len(a.Value.Entries))
+		for _, e := range a.Value.Entries {
+			np := ap.to(e.Key)
+			if ans, ok := rv.answer(e.Key, e.Value, &np); ok {
+				ans.pos = rv.s.at(e.Value.Pos)
+				resp.Answers[e.Key] = ans
 			}
 		}
 	}
@@ -193,25 +186,25 @@ func (rv *replayValidator) response(id string, x any) *Response {
 	return resp
 }
 
-// usage checks {input_tokens?, output_tokens?}: counts or null.
-func (rv *replayValidator) usage(x any, p *pth) {
-	m, ok := x.(map[string]any)
-	if !ok {
-		rv.fault(p, atValue, "usage must be an object, got %s", typeName(x))
+// usage checks x at p, {input_tokens?, output_tokens?}: counts or null.
+func (rv *replayValidator) usage(x *node, p *pth) {
+	if !isObj(x) {
+		rv.fault(p, x.Pos, "usage must be an object, got %s", typeName(x))
 		return
 	}
-	for k, v := range m {
+	for _, e := range x.Entries {
+		k, v := e.Key, e.Value
 		kp := p.to(k)
 		if k != "input_tokens" && k != "output_tokens" {
-			rv.fault(&kp, atKey, "unknown key %s in usage (allowed: input_tokens, output_tokens)", strconv.Quote(k))
+			rv.fault(&kp, e.KeyPos, "unknown key %s in usage (allowed: input_tokens, output_tokens)", strconv.Quote(k))
 			continue
 		}
-		if v == nil {
+		if isNull(v) {
 			continue
 		}
 		n, isNum, finite := toNumber(v)
 		if !isNum || !finite || n < 0 || n != math.Trunc(n) {
-			rv.fault(&kp, atValue, "usage.%s must be a token count, got %s", k, show(v))
+			rv.fault(&kp, v.Pos, "usage.%s must be a token count, got %s", k, show(v))
 		}
 	}
 }
@@ -223,61 +216,59 @@ var answerKeys = [...][]string{
 	KindScore:  {"type", "score", "confidence", "legend", "probabilities"},
 }
 
-// answer checks one answer at p: its type (given, or told by which of noul,
-// choice and score it holds), and only that type's fields.
-func (rv *replayValidator) answer(name string, x any, p *pth) (Answer, bool) {
+// answer checks one answer x at p: its type (given, or told by which of
+// noul, choice and score it holds), and only that type's fields.
+func (rv *replayValidator) answer(name string, x *node, p *pth) (Answer, bool) {
 	before := len(rv.s.faults)
 	var a Answer
-	obj, ok := x.(map[string]any)
-	if !ok {
-		rv.fault(p, atValue, "answer %s must be an object, got %s", strconv.Quote(name), typeName(x))
+	if !isObj(x) {
+		rv.fault(p, x.Pos, "answer %s must be an object, got %s", strconv.Quote(name), typeName(x))
 		return a, false
 	}
-	if t, ok := obj["type"]; ok {
-		s, _ := t.(string)
-		a.Kind = parseKind(s)
+	if t := x.Get("type"); t != nil {
+		if isStr(t.Value) {
+			a.Kind = parseKind(t.Value.Text)
+		}
 		if a.Kind == KindNone {
 			tp := p.to("type")
-			rv.fault(&tp, atValue, "answer type must be noul, choice or score, got %s", show(t))
+			rv.fault(&tp, t.Value.Pos, "answer type must be noul, choice or score, got %s", show(t.Value))
 			return a, false
 		}
 	} else {
 		var kinds []Kind
 		for _, k := range []Kind{KindNoul, KindChoice, KindScore} {
-			if _, ok := obj[k.String()]; ok {
+			if x.Get(k.String()) != nil {
 				kinds = append(kinds, k)
 			}
 		}
 		if len(kinds) != 1 {
-			rv.fault(p, atValue, "answer %s has no type and holds %s: give type noul, choice or score", strconv.Quote(name), kindsHeld(kinds))
+			rv.fault(p, x.Pos, "answer %s has no type and holds %s: give type noul, choice or score", strconv.Quote(name), kindsHeld(kinds))
 			return a, false
 		}
 		a.Kind = kinds[0]
 	}
-	if !closed(obj, answerKeys[a.Kind]) {
-		for k := range obj {
-			if !slices.Contains(answerKeys[a.Kind], k) {
-				hint := ""
-				if k == "confidence" && a.Kind == KindNoul {
-					hint = "; a noul answer has no API confidence: its scalar is noul itself"
-				}
-				kp := p.to(k)
-				rv.fault(&kp, atKey, "unknown key %s in %s answer (allowed: %s)%s", strconv.Quote(k), article(a.Kind), strings.Join(answerKeys[a.Kind], ", "), hint)
+	for _, e := range x.Entries {
+		if !slices.Contains(answerKeys[a.Kind], e.Key) {
+			hint := ""
+			if e.Key == "confidence" && a.Kind == KindNoul {
+				hint = "; a noul answer has no API confidence: its scalar is noul itself"
 			}
+			kp := p.to(e.Key)
+			rv.fault(&kp, e.KeyPos, "unknown key %s in %s answer (allowed: %s)%s", strconv.Quote(e.Key), article(a.Kind), strings.Join(answerKeys[a.Kind], ", "), hint)
 		}
 	}
 	switch a.Kind {
 	case KindChoice:
-		a.Choice, _ = rv.str(obj, p, "choice")
-		a.Confidence, _ = rv.num(obj, p, "confidence", true)
-		rv.probabilities(obj, p)
+		a.Choice, _ = rv.str(x, p, "choice")
+		a.Confidence, _ = rv.num(x, p, "confidence", true)
+		rv.probabilities(x, p)
 	case KindNoul:
-		a.Noul, _ = rv.num(obj, p, "noul", true)
+		a.Noul, _ = rv.num(x, p, "noul", true)
 	case KindScore:
-		a.Score, _ = rv.num(obj, p, "score", false)
-		a.Confidence, _ = rv.num(obj, p, "confidence", true)
-		rv.legend(obj, p)
-		rv.probabilities(obj, p)
+		a.Score, _ = rv.num(x, p, "score", false)
+		a.Confidence, _ = rv.num(x, p, "confidence", true)
+		rv.legend(x, p)
+		rv.probabilities(x, p)
 	}
 	return a, len(rv.s.faults) == before
 }
@@ -293,30 +284,30 @@ func kindsHeld(ks []Kind) string {
 	return strings.Join(s, " and ")
 }
 
-// str reads the answer's (at p) required string key.
-func (rv *replayValidator) str(obj map[string]any, p *pth, key string) (string, bool) {
-	x, ok := obj[key]
-	if !ok {
-		rv.fault(p, atValue, "the answer has no %s", key)
+// str reads the answer's (obj at p) required string key.
+func (rv *replayValidator) str(obj *node, p *pth, key string) (string, bool) {
+	e := obj.Get(key)
+	if e == nil {
+		rv.fault(p, obj.Pos, "the answer has no %s", key)
 		return "", false
 	}
-	s, isStr := x.(string)
-	if !isStr {
+	if !isStr(e.Value) {
 		kp := p.to(key)
-		rv.fault(&kp, atValue, "%s must be a string, got %s", key, show(x))
+		rv.fault(&kp, e.Value.Pos, "%s must be a string, got %s", key, show(e.Value))
 		return "", false
 	}
-	return s, true
+	return e.Value.Text, true
 }
 
-// num reads the answer's (at p) required finite number; unit bounds it to
-// [0, 1].
-func (rv *replayValidator) num(obj map[string]any, p *pth, key string, unit bool) (float64, bool) {
-	x, ok := obj[key]
-	if !ok {
-		rv.fault(p, atValue, "the answer has no %s", key)
+// num reads the answer's (obj at p) required finite number; unit bounds it
+// to [0, 1].
+func (rv *replayValidator) num(obj *node, p *pth, key string, unit bool) (float64, bool) {
+	e := obj.Get(key)
+	if e == nil {
+		rv.fault(p, obj.Pos, "the answer has no %s", key)
 		return 0, false
 	}
+	x := e.Value
 	n, isNum, finite := toNumber(x)
 	if isNum && finite && (!unit || n >= 0 && n <= 1) {
 		return n, true
@@ -324,44 +315,45 @@ func (rv *replayValidator) num(obj map[string]any, p *pth, key string, unit bool
 	kp := p.to(key)
 	switch {
 	case !isNum:
-		rv.fault(&kp, atValue, "%s must be a number, got %s", key, show(x))
+		rv.fault(&kp, x.Pos, "%s must be a number, got %s", key, show(x))
 	case !finite:
-		rv.fault(&kp, atValue, "%s is out of range", key)
+		rv.fault(&kp, x.Pos, "%s is out of range", key)
 	default:
-		rv.fault(&kp, atValue, "%s must be a number from 0 to 1, got %s", key, fmtNum(n))
+		rv.fault(&kp, x.Pos, "%s must be a number from 0 to 1, got %s", key, fmtNum(n))
 	}
 	return 0, false
 }
 
-// probabilities checks the answer's (at ap) probability map: present, an
-// object, non-empty, every value a finite number >= 0, summing to 1 within
-// 1e-6 (never renormalised). JSON keys are strings already: the integer keys
-// of the SDK's score maps arrive stringified.
-func (rv *replayValidator) probabilities(obj map[string]any, ap *pth) {
-	x, ok := obj["probabilities"]
-	if !ok || x == nil {
-		rv.fault(ap, atValue, "the answer has no probabilities (a non-empty map of label to probability)")
+// probabilities checks the answer's (obj at ap) probability map: present,
+// an object, non-empty, every value a finite number >= 0, summing to 1
+// within 1e-6 (never renormalised). JSON keys are strings already: the
+// integer keys of the SDK's score maps arrive stringified.
+func (rv *replayValidator) probabilities(obj *node, ap *pth) {
+	e := obj.Get("probabilities")
+	if e == nil || isNull(e.Value) {
+		rv.fault(ap, obj.Pos, "the answer has no probabilities (a non-empty map of label to probability)")
 		return
 	}
 	p := ap.to("probabilities")
-	m, isObj := x.(map[string]any)
-	if !isObj {
-		rv.fault(&p, atValue, "probabilities must be an object of label to probability, got %s", typeName(x))
+	m := e.Value
+	if !isObj(m) {
+		rv.fault(&p, m.Pos, "probabilities must be an object of label to probability, got %s", typeName(m))
 		return
 	}
-	if len(m) == 0 {
-		rv.fault(&p, atValue, "probabilities is empty")
+	if len(m.Entries) == 0 {
+		rv.fault(&p, m.Pos, "probabilities is empty")
 		return
 	}
-	var sum, c float64 // Neumaier's compensated sum
-	for k, v := range m {
+	var sum, c float64 // Neumaier's compensated sum, in the text's order
+	for _, pe := range m.Entries {
+		k, v := pe.Key, pe.Value
 		n, isNum, finite := toNumber(v)
 		if !isNum || !finite || n < 0 {
 			kp := p.to(k)
 			if !isNum {
-				rv.fault(&kp, atValue, "probability %s must be a number, got %s", strconv.Quote(k), show(v))
+				rv.fault(&kp, v.Pos, "probability %s must be a number, got %s", strconv.Quote(k), show(v))
 			} else {
-				rv.fault(&kp, atValue, "probability %s must be a finite number of 0 or more, got %s", strconv.Quote(k), show(v))
+				rv.fault(&kp, v.Pos, "probability %s must be a finite number of 0 or more, got %s", strconv.Quote(k), show(v))
 			}
 			return
 		}
@@ -374,32 +366,32 @@ func (rv *replayValidator) probabilities(obj map[string]any, ap *pth) {
 		sum = t
 	}
 	if total := sum + c; math.Abs(total-1) > ProbabilityTolerance {
-		rv.fault(&p, atValue, "probabilities sum to %s, not 1 (within 1e-6)", strconv.FormatFloat(total, 'g', 10, 64))
+		rv.fault(&p, m.Pos, "probabilities sum to %s, not 1 (within 1e-6)", strconv.FormatFloat(total, 'g', 10, 64))
 	}
 }
 
-// legend checks a score answer's (at ap) legend: a non-empty map of level
-// (its key, a stringified integer in JSON) to description.
-func (rv *replayValidator) legend(obj map[string]any, ap *pth) {
-	x, ok := obj["legend"]
-	if !ok || x == nil {
-		rv.fault(ap, atValue, "the score answer has no legend")
+// legend checks a score answer's (obj at ap) legend: a non-empty map of
+// level (its key, a stringified integer in JSON) to description.
+func (rv *replayValidator) legend(obj *node, ap *pth) {
+	e := obj.Get("legend")
+	if e == nil || isNull(e.Value) {
+		rv.fault(ap, obj.Pos, "the score answer has no legend")
 		return
 	}
 	p := ap.to("legend")
-	m, isObj := x.(map[string]any)
-	if !isObj {
-		rv.fault(&p, atValue, "legend must be an object of level to description, got %s", typeName(x))
+	m := e.Value
+	if !isObj(m) {
+		rv.fault(&p, m.Pos, "legend must be an object of level to description, got %s", typeName(m))
 		return
 	}
-	if len(m) == 0 {
-		rv.fault(&p, atValue, "legend is empty")
+	if len(m.Entries) == 0 {
+		rv.fault(&p, m.Pos, "legend is empty")
 		return
 	}
-	for k, v := range m {
-		if !content(v) {
-			kp := p.to(k)
-			rv.fault(&kp, atValue, "a legend entry must be text, an object or an array, got %s", typeName(v))
+	for _, le := range m.Entries {
+		if !content(le.Value) {
+			kp := p.to(le.Key)
+			rv.fault(&kp, le.Value.Pos, "a legend entry must be text, an object or an array, got %s", typeName(le.Value))
 		}
 	}
 }

@@ -1,132 +1,67 @@
 package jev
 
 import (
-	"encoding/json"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/evalgate/evalgate/internal/jsonpos"
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/shape"
 )
 
-// validator checks the decoded units of a contract and fills the contract.
+// validator checks the parsed units of a contract and fills the contract.
 type validator struct {
 	s      *source
 	c      *Contract
-	unit   int    // the unit being checked
-	caseID string // the case being checked, for the faults' CaseID
-	// fieldKeys holds, for each case (by its index in the JSON cases array,
-	// or its unit in JSONL), its expect keys and their offsets in text order.
-	fieldKeys [][]fieldKey
+	caseID string      // the case being checked, for the faults' CaseID
+	qs     questionSet // the questions of the case being checked, reused
 }
 
-type fieldKey struct {
-	name string
-	off  int // in the unit
-}
-
-func (v *validator) fault(p *pth, at where, code, format string, args ...any) {
+// fault records a contract fault at pos, a position of the unit being
+// checked: a value's, or for a fault of a key its entry's KeyPos.
+func (v *validator) fault(p *pth, pos diag.Pos, code, format string, args ...any) {
 	r := definition(code, fmt.Sprintf(format, args...))
 	r.CaseID = v.caseID
-	v.s.add(&fault{unit: v.unit, path: p.slice(), at: at, res: r})
+	v.s.add(r, pos, p)
 }
 
-// scan runs the key scan of a decoded unit: duplicate keys become faults,
-// and the keys of expect objects (members at fieldDepth whose parent is an
-// expect) are recorded for their case: the unit's index for JSONL, the index
-// in the cases array for JSON (byCasesIndex).
-func (v *validator) scan(ui int, fieldDepth int, byCasesIndex bool) {
-	u := v.s.units[ui]
-	k := &keyScan{fieldDepth: fieldDepth, field: func(m *jsonpos.Member) {
-		if m.Path[fieldDepth-2] != "expect" || m.KeyOff < 0 {
-			return
-		}
-		ci := ui
-		if byCasesIndex {
-			n, err := strconv.Atoi(m.Path[1])
-			if m.Path[0] != "cases" || err != nil {
-				return
-			}
-			ci = n
-		}
-		if ci >= len(v.fieldKeys) {
-			v.fieldKeys = slices.Grow(v.fieldKeys, ci+1-len(v.fieldKeys))[:ci+1]
-		}
-		v.fieldKeys[ci] = append(v.fieldKeys[ci], fieldKey{m.Key, m.KeyOff})
-	}}
-	if err := k.run(u.text); err != nil {
-		v.s.add(&fault{unit: ui, at: atLine, res: definition("syntax_error",
-			fmt.Sprintf("nested deeper than %d levels", jsonpos.MaxDepth))})
-		u.ok = false
-		return
-	}
-	for _, d := range k.dups {
-		v.s.add(&fault{unit: ui, at: atOffset, off: d.keyOff, res: definition("duplicate_key",
-			fmt.Sprintf("duplicate key %s in %s (the last one would count)", strconv.Quote(d.key), objectName(d.path)))})
-	}
-}
-
-// keys are the expect keys the key scan found for case i.
-func (v *validator) keys(i int) []fieldKey {
-	if i < len(v.fieldKeys) {
-		return v.fieldKeys[i]
-	}
-	return nil
-}
-
-// objectName names an object by its jsonpos path in messages.
-func objectName(p []string) string {
-	if len(p) == 0 {
-		return "the root object"
-	}
-	q := make([]string, len(p))
-	for i, s := range p {
-		q[i] = s
-		if _, err := strconv.Atoi(s); err == nil && i > 0 {
-			q[i] = "\x00" + s
-		}
-	}
-	return pathString(q)
+// dup is the fault of a duplicate key that ParseJSON found.
+func (v *validator) dup(key string, object []frontmatter.JSONStep) diag.Result {
+	return definition("duplicate_key", fmt.Sprintf("duplicate key %s in %s (the last one would count)", strconv.Quote(key), objectName(object)))
 }
 
 // json validates a JSON contract: one object.
-func (v *validator) json() {
-	u := v.s.units[0]
-	if !u.ok {
+func (v *validator) json(text []byte) {
+	root := v.s.parse(unit{line: 1, text: text}, false, definition, v.dup)
+	if root == nil {
 		return
 	}
-	v.scan(0, 4, true)
-	if !u.ok {
-		return
-	}
-	root, ok := u.root.(map[string]any)
-	if !ok {
-		v.fault(nil, atValue, "wrong_type", "a JSON contract must be an object, got %s", typeName(u.root))
+	if !isObj(root) {
+		v.fault(nil, root.Pos, "wrong_type", "a JSON contract must be an object, got %s", typeName(root))
 		return
 	}
 	v.meta(root, false)
-	cases, ok := v.field(root, nil, "cases", true)
-	if !ok {
+	e := v.field(root, nil, "cases", true)
+	if e == nil {
 		return
 	}
 	cp := pth{key: "cases"}
-	items, isList := cases.([]any)
-	if !isList {
-		v.fault(&cp, atValue, "wrong_type", "cases must be an array of cases, got %s", typeName(cases))
+	cases := e.Value
+	if !isList(cases) {
+		v.fault(&cp, cases.Pos, "wrong_type", "cases must be an array of cases, got %s", typeName(cases))
 		return
 	}
-	if len(items) == 0 {
-		v.fault(&cp, atValue, "invalid_value", "cases is empty: a contract needs at least one case")
+	if len(cases.Items) == 0 {
+		v.fault(&cp, cases.Pos, "invalid_value", "cases is empty: a contract needs at least one case")
 		return
 	}
-	seen := make(map[string]bool, len(items))
-	v.c.Cases = make([]Case, 0, len(items))
-	for i, it := range items {
+	seen := make(map[string]bool, len(cases.Items))
+	v.c.Cases = make([]Case, 0, len(cases.Items))
+	for i, it := range cases.Items {
 		ip := cp.item(i)
-		if c, ok := v.kase(it, &ip, v.keys(i), seen); ok {
+		if c, ok := v.kase(it, &ip, seen); ok {
 			v.c.Cases = append(v.c.Cases, c)
 		}
 	}
@@ -134,57 +69,53 @@ func (v *validator) json() {
 }
 
 // jsonl validates a JSONL contract: an optional first _meta line, then one
-// case a line.
-func (v *validator) jsonl() {
+// case a line. Each line is parsed, validated and dropped before the next:
+// only the cases are kept.
+func (v *validator) jsonl(text []byte) {
 	seen := map[string]bool{}
 	hasMeta, cases := false, 0
-	for ui, u := range v.s.units {
-		v.unit, v.caseID = ui, ""
-		if !u.ok {
+	eachLine(text, func(ui int, u unit) {
+		v.caseID = ""
+		root := v.s.parse(u, true, definition, v.dup)
+		if root == nil {
 			cases++
-			continue
+			return
 		}
-		v.scan(ui, 2, false)
-		if !u.ok {
+		if !isObj(root) {
+			v.fault(nil, root.Pos, "wrong_type", "each line of a JSONL contract must be an object, got %s", typeName(root))
 			cases++
-			continue
+			return
 		}
-		obj, ok := u.root.(map[string]any)
-		if !ok {
-			v.fault(nil, atValue, "wrong_type", "each line of a JSONL contract must be an object, got %s", typeName(u.root))
-			cases++
-			continue
-		}
-		if m, isMeta := obj["_meta"]; isMeta {
+		if m := root.Get("_meta"); m != nil {
 			mp := pth{key: "_meta"}
 			if ui > 0 {
-				v.fault(&mp, atKey, "invalid_value", "a _meta line must be the first line, before every case")
-				continue
+				v.fault(&mp, m.KeyPos, "invalid_value", "a _meta line must be the first line, before every case")
+				return
 			}
 			hasMeta = true
-			if m != true {
-				v.fault(&mp, atValue, "invalid_value", "_meta must be true, got %s", show(m))
+			if m.Value.Kind != frontmatter.Bool || !m.Value.Bool {
+				v.fault(&mp, m.Value.Pos, "invalid_value", "_meta must be true, got %s", show(m.Value))
 			}
-			v.meta(obj, true)
-			continue
+			v.meta(root, true)
+			return
 		}
 		cases++
-		if c, ok := v.kase(obj, nil, v.keys(ui), seen); ok {
+		if c, ok := v.kase(root, nil, seen); ok {
 			v.c.Cases = append(v.c.Cases, c)
 		}
-	}
-	v.unit, v.caseID = 0, ""
+	})
+	v.caseID = ""
+	line1 := diag.Pos{Line: 1}
 	if !hasMeta {
 		// Without _meta: version "0.1", the implicit defaults, and the
 		// baseline from the run alone.
-		v.baseline(nil, "")
+		v.baseline(nil, diag.Pos{}, "")
 		if v.c.opts.BaselineModel == "" {
-			v.s.add(&fault{at: atFirst, res: definition("missing_field",
-				"a JSONL contract without a _meta line needs --baseline-model (config: baseline-model)")})
+			v.s.add(definition("missing_field", "a JSONL contract without a _meta line needs --baseline-model (config: baseline-model)"), line1, nil)
 		}
 	}
 	if cases == 0 {
-		v.s.add(&fault{at: atFirst, res: definition("invalid_value", "the contract has no cases: a JSONL contract needs at least one case line")})
+		v.s.add(definition("invalid_value", "the contract has no cases: a JSONL contract needs at least one case line"), line1, nil)
 	}
 }
 
@@ -198,78 +129,70 @@ var (
 // meta checks the contract's own keys: the JSON object's, or those of a
 // JSONL _meta line (where version is optional and defaults to "0.1", and
 // baseline_model may come from Options.BaselineModel alone: README "jevcheck v0.1 contracts").
-func (v *validator) meta(obj map[string]any, jsonl bool) {
-	allowed := contractKeys
+func (v *validator) meta(obj *node, jsonl bool) {
+	allowed, where := contractKeys, "the contract"
 	if jsonl {
-		allowed = metaKeys
+		allowed, where = metaKeys, "the _meta line"
 	}
-	if !closed(obj, allowed) {
-		for k := range obj {
-			if !slices.Contains(allowed, k) {
-				hint := ""
-				if jsonl && k == "cases" {
-					hint = "the cases of a JSONL contract are its lines"
-				}
-				kp := pth{key: k}
-				where := "the contract"
-				if jsonl {
-					where = "the _meta line"
-				}
-				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, where, allowed, hint, false))
+	for _, e := range obj.Entries {
+		if !slices.Contains(allowed, e.Key) {
+			hint := ""
+			if jsonl && e.Key == "cases" {
+				hint = "the cases of a JSONL contract are its lines"
 			}
+			kp := pth{key: e.Key}
+			v.fault(&kp, e.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(e.Key, where, allowed, hint, false))
 		}
 	}
 	v.c.Version = Version
-	if ver, ok := v.field(obj, nil, "version", !jsonl); ok {
-		s, isStr := ver.(string)
+	if e := v.field(obj, nil, "version", !jsonl); e != nil {
+		ver := e.Value
 		kp := pth{key: "version"}
 		switch {
-		case !isStr:
-			v.fault(&kp, atValue, "wrong_type", "version must be the string %q, got %s", Version, show(ver))
-		case s != Version:
-			v.fault(&kp, atValue, "invalid_value", "unsupported contract version %s: evalgate reads %q", strconv.Quote(s), Version)
+		case !isStr(ver):
+			v.fault(&kp, ver.Pos, "wrong_type", "version must be the string %q, got %s", Version, show(ver))
+		case ver.Text != Version:
+			v.fault(&kp, ver.Pos, "invalid_value", "unsupported contract version %s: evalgate reads %q", strconv.Quote(ver.Text), Version)
 		}
 	}
-	if name, ok := v.field(obj, nil, "name", false); ok {
-		if s, isStr := name.(string); isStr {
-			v.c.Name = s
+	if e := v.field(obj, nil, "name", false); e != nil {
+		if isStr(e.Value) {
+			v.c.Name = e.Value.Text
 		} else {
 			kp := pth{key: "name"}
-			v.fault(&kp, atValue, "wrong_type", "name must be a string, got %s", typeName(name))
+			v.fault(&kp, e.Value.Pos, "wrong_type", "name must be a string, got %s", typeName(e.Value))
 		}
 	}
-	if au, ok := v.field(obj, nil, "allow_unpinned", false); ok {
-		if b, isBool := au.(bool); isBool {
-			v.c.AllowUnpinned = b
+	if e := v.field(obj, nil, "allow_unpinned", false); e != nil {
+		if e.Value.Kind == frontmatter.Bool {
+			v.c.AllowUnpinned = e.Value.Bool
 		} else {
 			kp := pth{key: "allow_unpinned"}
-			v.fault(&kp, atValue, "wrong_type", "allow_unpinned must be true or false, got %s", show(au))
+			v.fault(&kp, e.Value.Pos, "wrong_type", "allow_unpinned must be true or false, got %s", show(e.Value))
 		}
 	}
 	v.defaults(obj)
-	bm, ok := obj["baseline_model"]
 	kp := pth{key: "baseline_model"}
-	switch {
-	case ok:
-		s, isStr := bm.(string)
-		if !isStr {
-			v.fault(&kp, atValue, "wrong_type", "baseline_model must be a string, got %s", show(bm))
+	switch bm := obj.Get("baseline_model"); {
+	case bm != nil:
+		if !isStr(bm.Value) {
+			v.fault(&kp, bm.Value.Pos, "wrong_type", "baseline_model must be a string, got %s", show(bm.Value))
 			return
 		}
-		v.baseline(&kp, s)
+		v.baseline(&kp, bm.Value.Pos, bm.Value.Text)
 	case !jsonl:
-		v.fault(nil, atValue, "missing_field", "the contract needs baseline_model, the pinned production model")
+		v.fault(nil, obj.Pos, "missing_field", "the contract needs baseline_model, the pinned production model")
 	default:
-		v.baseline(nil, "")
+		v.baseline(nil, diag.Pos{}, "")
 		if v.c.opts.BaselineModel == "" {
-			v.fault(nil, atValue, "missing_field", "a JSONL contract without a baseline_model in its _meta line needs --baseline-model (config: baseline-model)")
+			v.fault(nil, obj.Pos, "missing_field", "a JSONL contract without a baseline_model in its _meta line needs --baseline-model (config: baseline-model)")
 		}
 	}
 }
 
-// baseline checks the contract's baseline_model (p is nil when the contract
-// has none) and settles the run's baseline.
-func (v *validator) baseline(p *pth, model string) {
+// baseline checks the contract's baseline_model at pos (p is nil when the
+// contract has none) and settles the run's baseline.
+func (v *validator) baseline(p *pth, pos diag.Pos, model string) {
 	v.c.ContractBaselineModel = model
 	v.c.BaselineModel = model
 	if v.c.opts.BaselineModel != "" {
@@ -280,9 +203,9 @@ func (v *validator) baseline(p *pth, model string) {
 		// A JSONL contract without one: the caller reports it unless the
 		// run names the baseline.
 	case blank(model):
-		v.fault(p, atValue, "invalid_value", "baseline_model must name the pinned production model, got %s", strconv.Quote(model))
+		v.fault(p, pos, "invalid_value", "baseline_model must name the pinned production model, got %s", strconv.Quote(model))
 	case Floating(model) && !v.c.optIn():
-		v.fault(p, atValue, "invalid_value", "baseline_model %s is a floating alias: pin a version (jev-1.13.0, say) or set allow_unpinned", strconv.Quote(model))
+		v.fault(p, pos, "invalid_value", "baseline_model %s is a floating alias: pin a version (jev-1.13.0, say) or set allow_unpinned", strconv.Quote(model))
 	}
 }
 
@@ -290,26 +213,26 @@ func (v *validator) baseline(p *pth, model string) {
 var defaultKeys = []string{"min_confidence", "confidence_tolerance", "noul_true_threshold", "noul_tolerance", "score_tolerance"}
 
 // defaults checks and reads the defaults object.
-func (v *validator) defaults(obj map[string]any) {
+func (v *validator) defaults(obj *node) {
 	d := Defaults{ScoreTolerance: some(DefaultScoreTolerance), NoulTrueThreshold: DefaultNoulTrueThreshold}
 	defer func() { v.c.Defaults = d }()
-	raw, ok := v.field(obj, nil, "defaults", false)
-	if !ok {
+	e := v.field(obj, nil, "defaults", false)
+	if e == nil {
 		return
 	}
 	dp := pth{key: "defaults"}
-	m, isObj := raw.(map[string]any)
-	if !isObj {
-		v.fault(&dp, atValue, "wrong_type", "defaults must be an object, got %s", typeName(raw))
+	if !isObj(e.Value) {
+		v.fault(&dp, e.Value.Pos, "wrong_type", "defaults must be an object, got %s", typeName(e.Value))
 		return
 	}
-	for k, x := range m {
+	for _, m := range e.Value.Entries {
+		k := m.Key
 		p := dp.to(k)
 		if !slices.Contains(defaultKeys, k) {
-			v.fault(&p, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "defaults", defaultKeys, "", false))
+			v.fault(&p, m.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(k, "defaults", defaultKeys, "", false))
 			continue
 		}
-		n, ok := v.number(x, &p, k, k != "score_tolerance")
+		n, ok := v.number(m.Value, &p, k, k != "score_tolerance")
 		if !ok {
 			continue
 		}
@@ -328,82 +251,81 @@ func (v *validator) defaults(obj map[string]any) {
 	}
 }
 
-// field returns obj[key]; a missing required key is missing_field at obj.
-func (v *validator) field(obj map[string]any, base *pth, key string, required bool) (any, bool) {
-	x, ok := obj[key]
-	if !ok && required {
-		v.fault(base, atValue, "missing_field", "%s needs %s", objectLabel(base), key)
+// field returns obj's entry for key; a missing required key is
+// missing_field at obj (whose path is base).
+func (v *validator) field(obj *node, base *pth, key string, required bool) *frontmatter.Entry {
+	e := obj.Get(key)
+	if e == nil && required {
+		v.fault(base, obj.Pos, "missing_field", "%s needs %s", objectLabel(base), key)
 	}
-	return x, ok
+	return e
 }
 
 func objectLabel(base *pth) string {
 	if base == nil {
 		return "the contract"
 	}
-	return pathString(base.slice())
+	return base.String()
 }
 
-// number reads a number: from 0 to 1 when unit, else any non-negative one
-// (the reference tool's ranges: all [0, 1] but score_tolerance >= 0).
-func (v *validator) number(x any, p *pth, key string, unit bool) (float64, bool) {
+// number reads the number x at p: from 0 to 1 when unit, else any
+// non-negative one (the reference tool's ranges: all [0, 1] but
+// score_tolerance >= 0).
+func (v *validator) number(x *node, p *pth, key string, unit bool) (float64, bool) {
 	n, isNum, finite := toNumber(x)
 	switch {
 	case !isNum:
-		v.fault(p, atValue, "wrong_type", "%s must be a number, got %s", key, show(x))
+		v.fault(p, x.Pos, "wrong_type", "%s must be a number, got %s", key, show(x))
 	case !finite:
-		v.fault(p, atValue, "invalid_value", "%s is out of range", key)
+		v.fault(p, x.Pos, "invalid_value", "%s is out of range", key)
 	case unit && (n < 0 || n > 1):
-		v.fault(p, atValue, "invalid_value", "%s must be a number from 0 to 1, got %s", key, fmtNum(n))
+		v.fault(p, x.Pos, "invalid_value", "%s must be a number from 0 to 1, got %s", key, fmtNum(n))
 	case !unit && n < 0:
-		v.fault(p, atValue, "invalid_value", "%s must be 0 or more, got %s", key, fmtNum(n))
+		v.fault(p, x.Pos, "invalid_value", "%s must be 0 or more, got %s", key, fmtNum(n))
 	default:
 		return n, true
 	}
 	return 0, false
 }
 
-// kase validates one case object at p and returns it; keys are its expect
-// keys in text order.
-func (v *validator) kase(x any, p *pth, keys []fieldKey, seen map[string]bool) (Case, bool) {
+// kase validates one case object x at p and returns it.
+func (v *validator) kase(x *node, p *pth, seen map[string]bool) (Case, bool) {
 	v.caseID = ""
-	obj, ok := x.(map[string]any)
-	if !ok {
-		v.fault(p, atValue, "wrong_type", "a case must be an object, got %s", typeName(x))
+	if !isObj(x) {
+		v.fault(p, x.Pos, "wrong_type", "a case must be an object, got %s", typeName(x))
 		return Case{}, false
 	}
 	before := len(v.s.faults)
-	if !closed(obj, caseKeys) {
-		for k := range obj {
-			if !slices.Contains(caseKeys, k) {
-				kp := p.to(k)
-				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "a case", caseKeys, "", false))
-			}
+	for _, e := range x.Entries {
+		if !slices.Contains(caseKeys, e.Key) {
+			kp := p.to(e.Key)
+			v.fault(&kp, e.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(e.Key, "a case", caseKeys, "", false))
 		}
 	}
 	var c Case
-	if id, ok := v.field(obj, p, "id", true); ok {
-		s, isStr := id.(string)
+	if e := v.field(x, p, "id", true); e != nil {
+		id := e.Value
 		ip := p.to("id")
 		switch {
-		case !isStr:
-			v.fault(&ip, atValue, "wrong_type", "id must be a string, got %s", show(id))
-		case s == "":
-			v.fault(&ip, atValue, "invalid_id", "a case id must not be empty")
-		case seen[s]:
-			v.fault(&ip, atValue, "duplicate_id", "duplicate case id %s", strconv.Quote(s))
+		case !isStr(id):
+			v.fault(&ip, id.Pos, "wrong_type", "id must be a string, got %s", show(id))
+		case id.Text == "":
+			v.fault(&ip, id.Pos, "invalid_id", "a case id must not be empty")
+		case seen[id.Text]:
+			v.fault(&ip, id.Pos, "duplicate_id", "duplicate case id %s", strconv.Quote(id.Text))
 		default:
-			seen[s] = true
-			c.ID = s
-			v.caseID = s
+			seen[id.Text] = true
+			c.ID = id.Text
+			v.caseID = id.Text
 		}
 	}
-	if st, ok := v.field(obj, p, "state", true); ok && !content(st) {
+	if e := v.field(x, p, "state", true); e != nil && !content(e.Value) {
 		sp := p.to("state")
-		v.fault(&sp, atValue, "wrong_type", "state must be text, an object or an array, got %s", typeName(st))
+		v.fault(&sp, e.Value.Pos, "wrong_type", "state must be text, an object or an array, got %s", typeName(e.Value))
 	}
-	questions := v.questions(obj, p)
-	v.expect(obj, p, questions, keys, &c)
+	questions := v.questions(x, p)
+	v.expect(x, p, questions, &c)
+	v.qs.reset() // drop the case's nodes
 	return c, len(v.s.faults) == before
 }
 
@@ -412,32 +334,85 @@ var caseKeys = []string{"id", "state", "questions", "expect"}
 
 // question is what validation keeps of a question.
 type question struct {
+	name   string
 	kind   Kind
-	labels map[string]any // a choice question's criteria
+	labels *node // a choice question's criteria: an object whose keys are the labels
+}
+
+// questionSet holds a case's questions by name: most cases have a few, found
+// by a linear search; an index is built over many. The validator reuses one
+// for every case.
+type questionSet struct {
+	list  []question
+	index map[string]int // when list is longer than smallSet
+}
+
+// smallSet is the number of questions up to which a linear search finds one.
+const smallSet = 16
+
+func (qs *questionSet) reset() {
+	clear(qs.list) // no node outlives its case
+	qs.list = qs.list[:0]
+	if qs.index != nil {
+		clear(qs.index)
+	}
+}
+
+func (qs *questionSet) add(q question) {
+	qs.list = append(qs.list, q)
+	switch n := len(qs.list); {
+	case n > smallSet+1:
+		qs.index[q.name] = n - 1
+	case n == smallSet+1:
+		if qs.index == nil {
+			qs.index = make(map[string]int, 2*n)
+		}
+		for i, q := range qs.list {
+			qs.index[q.name] = i
+		}
+	}
+}
+
+// get finds a question; the keys of questions are unique (ParseJSON keeps
+// the first of a duplicate).
+func (qs *questionSet) get(name string) (question, bool) {
+	if len(qs.list) > smallSet {
+		i, ok := qs.index[name]
+		if !ok {
+			return question{}, false
+		}
+		return qs.list[i], true
+	}
+	for _, q := range qs.list {
+		if q.name == name {
+			return q, true
+		}
+	}
+	return question{}, false
 }
 
 // questions checks a case's questions and returns them (nil when they are
-// not an object).
-func (v *validator) questions(obj map[string]any, base *pth) map[string]question {
-	raw, ok := v.field(obj, base, "questions", true)
-	if !ok {
+// not an object), valid until the next case.
+func (v *validator) questions(obj *node, base *pth) *questionSet {
+	e := v.field(obj, base, "questions", true)
+	if e == nil {
 		return nil
 	}
 	p := base.to("questions")
-	m, isObj := raw.(map[string]any)
-	if !isObj {
-		v.fault(&p, atValue, "wrong_type", "questions must be an object of named questions, got %s", typeName(raw))
+	m := e.Value
+	if !isObj(m) {
+		v.fault(&p, m.Pos, "wrong_type", "questions must be an object of named questions, got %s", typeName(m))
 		return nil
 	}
-	if len(m) == 0 {
-		v.fault(&p, atValue, "invalid_value", "questions is empty: a case needs at least one question")
+	if len(m.Entries) == 0 {
+		v.fault(&p, m.Pos, "invalid_value", "questions is empty: a case needs at least one question")
 	}
-	out := make(map[string]question, len(m))
-	for name, q := range m {
-		qp := p.to(name)
-		out[name] = v.question(q, &qp, name)
+	v.qs.reset()
+	for _, q := range m.Entries {
+		qp := p.to(q.Key)
+		v.qs.add(v.question(q.Value, &qp, q.Key))
 	}
-	return out
+	return &v.qs
 }
 
 // questionKeys are the official fields of every question type (the spec:
@@ -446,95 +421,95 @@ func (v *validator) questions(obj map[string]any, base *pth) map[string]question
 // {instructions?, criteria}).
 var questionKeys = []string{"type", "instructions", "criteria"}
 
-// question checks one question at p: a type of noul, choice or score and
+// question checks one question x at p: a type of noul, choice or score and
 // only its official fields. Its kind is KindNone when the type is unusable.
-func (v *validator) question(x any, p *pth, name string) question {
-	obj, ok := x.(map[string]any)
-	if !ok {
-		v.fault(p, atValue, "wrong_type", "question %s must be an object, got %s", strconv.Quote(name), typeName(x))
-		return question{}
+func (v *validator) question(x *node, p *pth, name string) question {
+	if !isObj(x) {
+		v.fault(p, x.Pos, "wrong_type", "question %s must be an object, got %s", strconv.Quote(name), typeName(x))
+		return question{name: name}
 	}
-	if !closed(obj, questionKeys) {
-		for k := range obj {
-			if !slices.Contains(questionKeys, k) {
-				kp := p.to(k)
-				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "question "+strconv.Quote(name), questionKeys, "", false))
-			}
+	for _, e := range x.Entries {
+		if !slices.Contains(questionKeys, e.Key) {
+			kp := p.to(e.Key)
+			v.fault(&kp, e.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(e.Key, "question "+strconv.Quote(name), questionKeys, "", false))
 		}
 	}
-	var q question
-	if t, ok := v.field(obj, p, "type", true); ok {
-		s, isStr := t.(string)
-		q.kind = parseKind(s)
-		if !isStr || q.kind == KindNone {
+	q := question{name: name}
+	if e := v.field(x, p, "type", true); e != nil {
+		t := e.Value
+		if isStr(t) {
+			q.kind = parseKind(t.Text)
+		}
+		if q.kind == KindNone {
 			tp := p.to("type")
-			v.fault(&tp, atValue, "invalid_value", "question type must be noul, choice or score, got %s", show(t))
+			v.fault(&tp, t.Pos, "invalid_value", "question type must be noul, choice or score, got %s", show(t))
 		}
 	}
-	if ins, ok := obj["instructions"]; ok && ins != nil && !content(ins) {
+	if ins := x.Get("instructions"); ins != nil && !isNull(ins.Value) && !content(ins.Value) {
 		ip := p.to("instructions")
-		v.fault(&ip, atValue, "wrong_type", "instructions must be text, an object or an array, got %s", typeName(ins))
+		v.fault(&ip, ins.Value.Pos, "wrong_type", "instructions must be text, an object or an array, got %s", typeName(ins.Value))
 	}
-	crit, hasCrit := obj["criteria"]
+	ce := x.Get("criteria")
+	var crit *node
+	if ce != nil {
+		crit = ce.Value
+	}
 	cp := p.to("criteria")
 	switch q.kind {
 	case KindNoul:
 		// criteria? {true?, false?}: descriptions of yes and no.
-		if !hasCrit || crit == nil {
+		if crit == nil || isNull(crit) {
 			break
 		}
-		m, isObj := crit.(map[string]any)
-		if !isObj {
-			v.fault(&cp, atValue, "wrong_type", "a noul question's criteria must be an object with true and false descriptions, got %s", typeName(crit))
+		if !isObj(crit) {
+			v.fault(&cp, crit.Pos, "wrong_type", "a noul question's criteria must be an object with true and false descriptions, got %s", typeName(crit))
 			break
 		}
-		for k, d := range m {
-			kp := cp.to(k)
-			if k != "true" && k != "false" {
-				v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "a noul question's criteria", []string{"true", "false"}, "", false))
-			} else if d != nil && !content(d) {
-				v.fault(&kp, atValue, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(d))
+		for _, e := range crit.Entries {
+			kp := cp.to(e.Key)
+			if e.Key != "true" && e.Key != "false" {
+				v.fault(&kp, e.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(e.Key, "a noul question's criteria", []string{"true", "false"}, "", false))
+			} else if !isNull(e.Value) && !content(e.Value) {
+				v.fault(&kp, e.Value.Pos, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(e.Value))
 			}
 		}
 	case KindChoice:
 		// criteria: a non-empty mapping of labels to descriptions or null.
-		if !hasCrit {
-			v.fault(p, atValue, "missing_field", "choice question %s needs criteria (its labels)", strconv.Quote(name))
+		if crit == nil {
+			v.fault(p, x.Pos, "missing_field", "choice question %s needs criteria (its labels)", strconv.Quote(name))
 			break
 		}
-		m, isObj := crit.(map[string]any)
-		if !isObj {
-			v.fault(&cp, atValue, "wrong_type", "a choice question's criteria must be an object of labels, got %s", typeName(crit))
+		if !isObj(crit) {
+			v.fault(&cp, crit.Pos, "wrong_type", "a choice question's criteria must be an object of labels, got %s", typeName(crit))
 			break
 		}
-		if len(m) == 0 {
-			v.fault(&cp, atValue, "invalid_value", "a choice question's criteria must name at least one label")
+		if len(crit.Entries) == 0 {
+			v.fault(&cp, crit.Pos, "invalid_value", "a choice question's criteria must name at least one label")
 		}
-		for k, d := range m {
-			if d != nil && !content(d) {
-				kp := cp.to(k)
-				v.fault(&kp, atValue, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(d))
+		for _, e := range crit.Entries {
+			if !isNull(e.Value) && !content(e.Value) {
+				kp := cp.to(e.Key)
+				v.fault(&kp, e.Value.Pos, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(e.Value))
 			}
 		}
-		q.labels = m
+		q.labels = crit
 	case KindScore:
 		// criteria: a non-empty ordered list of levels, counted from 0.
-		if !hasCrit {
-			v.fault(p, atValue, "missing_field", "score question %s needs criteria (its levels)", strconv.Quote(name))
+		if crit == nil {
+			v.fault(p, x.Pos, "missing_field", "score question %s needs criteria (its levels)", strconv.Quote(name))
 			break
 		}
-		l, isList := crit.([]any)
-		if !isList {
-			v.fault(&cp, atValue, "wrong_type", "a score question's criteria must be an array of levels, got %s", typeName(crit))
+		if !isList(crit) {
+			v.fault(&cp, crit.Pos, "wrong_type", "a score question's criteria must be an array of levels, got %s", typeName(crit))
 			break
 		}
-		if len(l) == 0 {
-			v.fault(&cp, atValue, "invalid_value", "a score question's criteria must list at least one level")
+		if len(crit.Items) == 0 {
+			v.fault(&cp, crit.Pos, "invalid_value", "a score question's criteria must list at least one level")
 		}
-		for i, d := range l {
+		for i, d := range crit.Items {
 			if !content(d) {
 				ip := cp.item(i)
-				v.fault(&ip, atValue, "wrong_type", "a level must be text, an object or an array, got %s", typeName(d))
+				v.fault(&ip, d.Pos, "wrong_type", "a level must be text, an object or an array, got %s", typeName(d))
 			}
 		}
 	}
@@ -580,102 +555,98 @@ func keysFor(kind Kind) string {
 }
 
 // expect checks a case's expect against its questions and fills c.Fields in
-// the order of keys (the expect keys in text order, from the key scan).
-func (v *validator) expect(obj map[string]any, base *pth, questions map[string]question, keys []fieldKey, c *Case) {
-	raw, ok := v.field(obj, base, "expect", true)
-	if !ok {
+// the order of its keys in the text (the order of the Node's entries).
+func (v *validator) expect(obj *node, base *pth, questions *questionSet, c *Case) {
+	e := v.field(obj, base, "expect", true)
+	if e == nil {
 		return
 	}
 	p := base.to("expect")
-	m, isObj := raw.(map[string]any)
-	if !isObj {
-		v.fault(&p, atValue, "wrong_type", "expect must be an object of expected fields, got %s", typeName(raw))
+	m := e.Value
+	if !isObj(m) {
+		v.fault(&p, m.Pos, "wrong_type", "expect must be an object of expected fields, got %s", typeName(m))
 		return
 	}
-	if len(m) == 0 {
-		v.fault(&p, atValue, "invalid_value", "expect is empty: a case needs at least one expected field")
+	if len(m.Entries) == 0 {
+		v.fault(&p, m.Pos, "invalid_value", "expect is empty: a case needs at least one expected field")
 		return
 	}
-	c.Fields = make([]Field, 0, len(m))
-	for i, fk := range keys {
-		x, ok := m[fk.name]
-		if !ok || slices.ContainsFunc(keys[:i], func(k fieldKey) bool { return k.name == fk.name }) {
-			continue // a later duplicate, reported by the key scan
-		}
-		fp := p.to(fk.name)
-		q, known := questions[fk.name]
+	if questions == nil {
+		return // the questions' fault is reported; the fields cannot be checked
+	}
+	c.Fields = make([]Field, 0, len(m.Entries))
+	for i := range m.Entries {
+		fe := &m.Entries[i]
+		fp := p.to(fe.Key)
+		q, known := questions.get(fe.Key)
 		if !known {
-			if questions != nil {
-				v.fault(&fp, atKey, "unknown_key", "expect names %s, which is not a question of the case (questions: %s)", strconv.Quote(fk.name), questionList(questions))
-			}
+			v.fault(&fp, fe.KeyPos, "unknown_key", "expect names %s, which is not a question of the case (questions: %s)", strconv.Quote(fe.Key), questionList(questions))
 			continue
 		}
-		e, ok := v.fieldExpect(x, &fp, fk.name, q)
+		ex, ok := v.fieldExpect(fe.Value, &fp, fe.Key, q)
 		if ok && q.kind != KindNone {
-			c.Fields = append(c.Fields, Field{Name: fk.name, Kind: q.kind, Expect: e, keyOff: v.s.units[v.unit].off + fk.off})
+			c.Fields = append(c.Fields, Field{Name: fe.Key, Kind: q.kind, Expect: ex, keyPos: v.s.at(fe.KeyPos)})
 		}
 	}
 }
 
-func questionList(qs map[string]question) string {
-	names := make([]string, 0, len(qs))
-	for n := range qs {
-		names = append(names, strconv.Quote(n))
+func questionList(qs *questionSet) string {
+	names := make([]string, 0, len(qs.list))
+	for _, q := range qs.list {
+		names = append(names, strconv.Quote(q.name))
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
 }
 
-// fieldExpect checks one field's expectation at p against its question.
-func (v *validator) fieldExpect(x any, p *pth, name string, q question) (Expect, bool) {
+// fieldExpect checks one field's expectation x at p against its question.
+func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expect, bool) {
 	var e Expect
-	obj, ok := x.(map[string]any)
-	if !ok {
-		v.fault(p, atValue, "wrong_type", "expect %s must be an object, got %s", strconv.Quote(name), typeName(x))
+	if !isObj(x) {
+		v.fault(p, x.Pos, "wrong_type", "expect %s must be an object, got %s", strconv.Quote(name), typeName(x))
 		return e, false
 	}
-	if len(obj) == 0 {
-		v.fault(p, atValue, "missing_field", "expect %s is empty: it needs at least one constraint (%s)", strconv.Quote(name), constraintKeys(q.kind))
+	if len(x.Entries) == 0 {
+		v.fault(p, x.Pos, "missing_field", "expect %s is empty: it needs at least one constraint (%s)", strconv.Quote(name), constraintKeys(q.kind))
 		return e, false
 	}
 	before := len(v.s.faults)
-	for k, val := range obj {
+	for _, ke := range x.Entries {
+		k, val := ke.Key, ke.Value
 		kp := p.to(k)
 		kind, known := expectKind(k)
 		switch {
 		case !known:
-			v.fault(&kp, atKey, "unknown_key", "%s", shape.UnknownKeyOf(k, "expect "+strconv.Quote(name), strings.Split(keysFor(q.kind), ", "), "", false))
+			v.fault(&kp, ke.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(k, "expect "+strconv.Quote(name), strings.Split(keysFor(q.kind), ", "), "", false))
 			continue
 		case kind != KindNone && q.kind != KindNone && kind != q.kind:
-			v.fault(&kp, atKey, "unknown_key", "%s does not apply to %s question (%s takes %s)", k, article(q.kind), strconv.Quote(name), keysFor(q.kind))
+			v.fault(&kp, ke.KeyPos, "unknown_key", "%s does not apply to %s question (%s takes %s)", k, article(q.kind), strconv.Quote(name), keysFor(q.kind))
 			continue
 		}
 		switch k {
 		case "choice":
-			s, isStr := val.(string)
-			if !isStr {
-				v.fault(&kp, atValue, "wrong_type", "choice must be a label (a string), got %s", show(val))
+			if !isStr(val) {
+				v.fault(&kp, val.Pos, "wrong_type", "choice must be a label (a string), got %s", show(val))
 				continue
 			}
-			if _, isLabel := q.labels[s]; q.labels != nil && !isLabel {
-				v.fault(&kp, atValue, "invalid_value", "choice %s is not a label of question %s (labels: %s)", strconv.Quote(s), strconv.Quote(name), labelList(q.labels))
+			if q.labels != nil && q.labels.Get(val.Text) == nil {
+				v.fault(&kp, val.Pos, "invalid_value", "choice %s is not a label of question %s (labels: %s)", strconv.Quote(val.Text), strconv.Quote(name), labelList(q.labels))
 				continue
 			}
-			e.Choice, e.HasChoice = s, true
+			e.Choice, e.HasChoice = val.Text, true
 		case "noul_true":
-			b, isBool := val.(bool)
-			if !isBool {
-				v.fault(&kp, atValue, "wrong_type", "noul_true must be true or false, got %s", show(val))
+			if val.Kind != frontmatter.Bool {
+				v.fault(&kp, val.Pos, "wrong_type", "noul_true must be true or false, got %s", show(val))
 				continue
 			}
-			e.NoulTrue, e.HasNoulTrue = b, true
+			e.NoulTrue, e.HasNoulTrue = val.Bool, true
 		case "score":
 			n, isNum, finite := toNumber(val)
 			switch {
 			case !isNum:
-				v.fault(&kp, atValue, "wrong_type", "score must be a number, got %s", show(val))
+				v.fault(&kp, val.Pos, "wrong_type", "score must be a number, got %s", show(val))
 			case !finite:
-				v.fault(&kp, atValue, "invalid_value", "score is out of range")
+				v.fault(&kp, val.Pos, "invalid_value", "score is out of range")
 			default:
 				e.Score = some(n)
 			}
@@ -715,10 +686,10 @@ func (v *validator) fieldExpect(x any, p *pth, name string, q question) (Expect,
 	case e.hasKindConstraint() || e.MinConfidence.Set:
 	case e.BaselineConfidence.Set && (r.ConfidenceTolerance.Set || r.MinConfidence.Set):
 	case e.BaselineConfidence.Set:
-		v.fault(p, atValue, "missing_field", "expect %s: baseline_confidence is no constraint without a confidence_tolerance or min_confidence (in the field or in defaults)", strconv.Quote(name))
+		v.fault(p, x.Pos, "missing_field", "expect %s: baseline_confidence is no constraint without a confidence_tolerance or min_confidence (in the field or in defaults)", strconv.Quote(name))
 		return e, false
 	default:
-		v.fault(p, atValue, "missing_field", "expect %s states no effective constraint: a tolerance alone checks nothing (give %s)", strconv.Quote(name), constraintKeys(q.kind))
+		v.fault(p, x.Pos, "missing_field", "expect %s states no effective constraint: a tolerance alone checks nothing (give %s)", strconv.Quote(name), constraintKeys(q.kind))
 		return e, false
 	}
 	return e, true
@@ -743,80 +714,13 @@ func article(k Kind) string {
 	return "a " + k.String()
 }
 
-func labelList(m map[string]any) string {
-	ls := make([]string, 0, len(m))
-	for l := range m {
-		ls = append(ls, strconv.Quote(l))
+// labelList lists a choice question's labels (the keys of its criteria),
+// quoted and sorted.
+func labelList(m *node) string {
+	ls := make([]string, 0, len(m.Entries))
+	for _, e := range m.Entries {
+		ls = append(ls, strconv.Quote(e.Key))
 	}
 	slices.Sort(ls)
 	return strings.Join(ls, ", ")
 }
-
-// content reports whether x is JSON content as System One takes it: text,
-// an object or an array (nested values may be anything, null included).
-func content(x any) bool {
-	switch x.(type) {
-	case string, map[string]any, []any:
-		return true
-	}
-	return false
-}
-
-// toNumber reads a decoded JSON number; finite is false for one beyond
-// float64.
-func toNumber(x any) (n float64, isNum, finite bool) {
-	switch t := x.(type) {
-	case float64:
-		return t, true, true
-	case json.Number:
-		f, err := strconv.ParseFloat(string(t), 64)
-		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			return 0, true, false
-		}
-		return f, true, true
-	}
-	return 0, false, false
-}
-
-// typeName names a decoded JSON value's type for messages.
-func typeName(x any) string {
-	switch x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64, json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", x)
-}
-
-// show writes a decoded value for messages: scalars as JSON text (long
-// strings cut), others by their type.
-func show(x any) string {
-	switch t := x.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return strconv.FormatBool(t)
-	case float64:
-		return fmtNum(t)
-	case json.Number:
-		return string(t)
-	case string:
-		if len(t) > 60 {
-			t = strings.ToValidUTF8(t[:60], "") + "..."
-		}
-		return strconv.Quote(t)
-	}
-	return typeName(x)
-}
-
-// fmtNum writes a number as briefly as it reads back.
-func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
