@@ -303,3 +303,61 @@ func BenchmarkIndexMemory(b *testing.B) {
 		})
 	}
 }
+
+// invalidFiles writes n case lines and n candidate lines that the fast path rejects, cycling through the
+// faults of testdata/golden/definitions (a bad locale, wrong types, bare-string assertions, bad params, a
+// duplicate key, broken JSON, invalid UTF-8, missing fields) and through faulty candidates, so that every
+// line goes to the authoritative validation. Ids are made unique per line.
+func invalidFiles(b *testing.B, n int) (root string, size int64) {
+	b.Helper()
+	defs, err := os.ReadFile(filepath.Join("testdata", "golden", "definitions", "cases", "defs.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var caseLines []string
+	for _, l := range strings.Split(string(defs), "\n") {
+		if strings.TrimSpace(l) != "" {
+			caseLines = append(caseLines, l)
+		}
+	}
+	candLines := []string{
+		`{"case_id": "defs.valid.001", "text": 3}`,
+		`{"case_id": "defs.valid.001", "text": "x", "model": "m"}`,
+		`{"case_id": "", "text": "x", "raw_response": 3}`,
+		`{"case_id": "defs.valid.001", "case_id": "defs.valid.002", "text": "x"}`,
+		`{"text": "x"}`,
+		`["defs.valid.001", "x"]`,
+		`{"case_id": "defs.valid.001", "text": "x"`,
+	}
+	root = b.TempDir()
+	var cases, cands strings.Builder
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("%06d", i)
+		cases.WriteString(strings.ReplaceAll(caseLines[i%len(caseLines)], ".001", "."+id) + "\n")
+		cands.WriteString(strings.ReplaceAll(candLines[i%len(candLines)], ".001", "."+id) + "\n")
+	}
+	for name, text := range map[string]string{"cases/bench.jsonl": cases.String(), "candidates/bench.jsonl": cands.String()} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		size += int64(len(text))
+	}
+	return root, size
+}
+
+// BenchmarkCheckInvalid10k checks 10,000 faulty case lines and 10,000 faulty candidate lines: the slow
+// path's speed (results streamed and counted).
+func BenchmarkCheckInvalid10k(b *testing.B) {
+	root, size := invalidFiles(b, 10_000)
+	b.SetBytes(size)
+	b.ResetTimer()
+	var results int
+	for range b.N {
+		results, _ = streamCount(b, root)
+	}
+	b.ReportMetric(float64(results), "results")
+}

@@ -2,7 +2,6 @@ package evalcase
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,10 +9,8 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
-	"github.com/evalgate/evalgate/internal/jsonpos"
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
@@ -296,43 +293,36 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool) {
 	if !c.lineStarts("case", rel, ln, inScope) {
 		return
 	}
-	var (
-		id              string
-		asserts, report uint8
-	)
+	var info caseInfo
 	w, valid := fastCase(ln.Text)
 	if valid {
-		id = w.ID
-		asserts, report = w.mask()
+		info.id = w.ID
+		info.asserts, info.report = w.mask()
 	} else {
+		// The fast path doubts the line (a null, 1.0, or a fault): the authoritative validation decides.
 		var fs faults
-		if f := preflight(ln.Text); f != nil {
-			fs = faults{*f}
-		} else {
-			fs, id = validateCase(ln.Text)
-		}
-		valid = len(fs) == 0
+		fs, info = validateCase(ln.Text, ln.No)
+		valid = fs.total == 0
 		if inScope {
-			c.emitFaults(rel, ln, fs, id)
-		}
-		if valid {
-			// Valid, though the fast path doubted it (a null, 1.0).
-			var w caseWire
-			json.Unmarshal(ln.Text, &w)
-			asserts, report = w.mask()
+			c.emitFaults(rel, ln, fs, info.id)
 		}
 	}
+	id := info.id
 	if id == "" {
 		return
 	}
 	if _, dup := c.ids[id]; dup {
 		if inScope {
-			c.emitFault(rel, ln, fault{path: []string{"id"}, off: -1, code: "duplicate_id",
+			pos := info.idPos
+			if !pos.Known() {
+				pos = valuePos(ln.Text, ln.No, "id")
+			}
+			c.emitFault(rel, fault{pos: pos, key: "id", code: "duplicate_id",
 				msg: fmt.Sprintf("case id %s is already used by an earlier case; ids are unique across all fixtures", id)}, id)
 		}
 		return
 	}
-	ref := caseRef{id: id, off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: asserts, report: report}
+	ref := caseRef{id: id, off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
 	c.ids[id] = int32(len(c.refs))
 	c.refs = append(c.refs, ref)
 }
@@ -348,49 +338,31 @@ func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
 	})
 }
 
-// maxLineFaults bounds the faults reported for one line: each is located by
-// re-scanning the line, and a line may hold 16 MiB of bad values.
+// maxLineFaults bounds the faults reported for one line (README "EvalCase v1 fixtures"): a line may
+// hold 16 MiB of bad values.
 const maxLineFaults = 50
 
 // emitFaults reports a line's definition faults, at most maxLineFaults of
 // them; the last one reported then says how many more there are.
 func (c *checker) emitFaults(rel string, ln rawLine, fs faults, caseID string) {
-	if len(fs) > maxLineFaults {
-		more := len(fs) - maxLineFaults + 1
-		fs = append(fs[:maxLineFaults-1:maxLineFaults-1], fault{off: 0, code: fs[maxLineFaults-1].code,
+	list := fs.list
+	if fs.total > maxLineFaults {
+		more := fs.total - maxLineFaults + 1
+		list = append(list[:maxLineFaults-1:maxLineFaults-1], fault{pos: diag.Pos{Line: ln.No, Col: 1}, code: list[maxLineFaults-1].code,
 			msg: fmt.Sprintf("%d more faults in this line are not reported", more)})
 	}
-	for _, f := range fs {
-		c.emitFault(rel, ln, f, caseID)
+	for _, f := range list {
+		c.emitFault(rel, f, caseID)
 	}
 }
 
-// emitFault reports a definition fault at its position in the line.
-func (c *checker) emitFault(rel string, ln rawLine, f fault, caseID string) {
+// emitFault reports a definition fault at its position.
+func (c *checker) emitFault(rel string, f fault, caseID string) {
 	c.emit(diag.Result{
-		Source: diag.SourceEvalCase, File: rel, Pos: faultPos(ln.Text, ln.No, f), Check: diag.CheckDefinition,
+		Source: diag.SourceEvalCase, File: rel, Pos: f.pos, Check: diag.CheckDefinition,
 		CaseID: caseID, Outcome: diag.Fail, Severity: diag.SeverityError, Code: f.code, Message: f.msg,
-		Key: pathString(f.path),
+		Key: f.key,
 	})
-}
-
-// faultPos finds a fault's position: its known offset, or the key or value
-// its path names, located by re-scanning the line.
-func faultPos(text []byte, line int, f fault) diag.Pos {
-	off := f.off
-	if off < 0 {
-		keyOff, valOff, ok := jsonpos.Locate(text, f.path...)
-		switch {
-		case !ok:
-			off = 0
-		case f.at == atKey && keyOff >= 0:
-			off = keyOff
-		default:
-			off = valOff
-		}
-	}
-	off = max(0, min(off, len(text)))
-	return diag.Pos{Line: line, Col: utf8.RuneCount(text[:off]) + 1}
 }
 
 // candidatesFile is pass 2 for one candidates file.
@@ -428,45 +400,36 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
 	if !c.lineStarts("candidate", rel, ln, inScope) {
 		return
 	}
+	var idPos diag.Pos // where case_id is, when the authoritative validation read the line
 	w, ok := fastCandidate(ln.Text)
 	if !ok {
-		var (
-			fs faults
-			id string
-		)
-		if f := preflight(ln.Text); f != nil {
-			fs = faults{*f}
-		} else {
-			fs, id = validateCandidate(ln.Text)
-		}
-		if len(fs) > 0 {
+		// The authoritative validation decides.
+		fs, v, pos := validateCandidate(ln.Text, ln.No)
+		if fs.total > 0 {
 			if inScope {
-				c.emitFaults(rel, ln, fs, id)
+				c.emitFaults(rel, ln, fs, v.CaseID)
 			}
 			// A faulty candidate still answers its case: no no_candidate
 			// on top of its own fault.
-			if slot, known := c.ids[id]; known {
+			if slot, known := c.ids[v.CaseID]; known {
 				c.refs[slot].answered = true
 			}
 			return
 		}
-		json.Unmarshal(ln.Text, &w) // valid: the fast path was over-cautious
-		if w == nil {
-			return
-		}
+		w, idPos = &v, pos // valid: the fast path was over-cautious
 	}
 	id := w.CaseID
 	slot, known := c.ids[id]
 	if !known {
 		if inScope {
-			c.candidateFault(rel, ln, id, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
+			c.candidateFault(rel, ln, id, idPos, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
 		}
 		return
 	}
 	ref := &c.refs[slot]
 	if ref.answered {
 		if inScope {
-			c.candidateFault(rel, ln, id, checkDuplicateCandidate,
+			c.candidateFault(rel, ln, id, idPos, checkDuplicateCandidate,
 				fmt.Sprintf("a second candidate for case %s; the first one is checked", quote(id)))
 		}
 		return
@@ -478,9 +441,14 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
 	c.assert(ref, w)
 }
 
-func (c *checker) candidateFault(rel string, ln rawLine, id, code, msg string) {
+// candidateFault reports a valid candidate's bookkeeping result at its case_id, whose value is at pos
+// (unknown when the fast path read the line).
+func (c *checker) candidateFault(rel string, ln rawLine, id string, pos diag.Pos, code, msg string) {
+	if !pos.Known() {
+		pos = valuePos(ln.Text, ln.No, "case_id")
+	}
 	c.emit(diag.Result{
-		Source: diag.SourceEvalCase, File: rel, Pos: faultPos(ln.Text, ln.No, fault{path: []string{"case_id"}, off: -1}),
+		Source: diag.SourceEvalCase, File: rel, Pos: pos,
 		Check: code, CaseID: id, Outcome: diag.Fail, Severity: diag.SeverityError, Code: code, Message: msg,
 	})
 }

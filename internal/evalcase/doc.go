@@ -10,10 +10,13 @@
 // memory grows only by the index.
 //
 // Lines are decoded with encoding/json into typed structs (the fast path,
-// fast.go). A line the fast path doubts goes to the authoritative validation
-// (schema.go), which reports every fault with the JSON path of its key or
-// value; positions are found only then, by re-scanning the line with
-// jsonpos. Result positions are 1-based lines and code-point columns.
+// fast.go), which reports nothing. A line the fast path doubts goes to the
+// authoritative validation (schema.go): it is parsed once into a positioned
+// tree by frontmatter.ParseJSON (syntax_error, invalid_utf8 and duplicate_key
+// come from it) and held against the tables of the checking kit
+// internal/shape, then EvalCase's own rules; every fault is at the position
+// of the node it is about and names its field (assertions[1].params.max).
+// Result positions are 1-based lines and code-point columns.
 //
 // Placeholder tokenisation: syntax.go (printf and Python), icu.go (ICU
 // MessageFormat), placeholder.go (custom patterns, the auto union and the

@@ -2,13 +2,17 @@ package evalcase
 
 import (
 	"bytes"
-
-	"github.com/evalgate/evalgate/internal/jsonpos"
 )
 
-// maxFastKeys is how many keys one object may have before scanKeys hands
-// the line to jsonpos.Duplicate instead of comparing keys pairwise.
+// maxFastKeys is how many keys one object may have before scanKeys doubts
+// the line instead of comparing keys pairwise.
 const maxFastKeys = 64
+
+// maxFastDepth is the deepest nesting scanKeys follows (the root is level
+// 1); a deeper line is doubted. It is below frontmatter.ParseJSON's limit of
+// 1,000 levels, which the authoritative validation applies, and far above
+// any real case.
+const maxFastDepth = 512
 
 // keySchema says which keys an object may have: the fast path's stand-in
 // for json.Decoder.DisallowUnknownFields, found in the same walk as
@@ -32,10 +36,8 @@ var (
 
 // keyScan is what scanKeys found.
 type keyScan struct {
-	dup     bool
-	dupKey  string
-	dupOff  int  // the later key's opening quote
-	unknown bool // a key schema does not allow, or a key scanKeys cannot judge
+	dup     bool // a key repeats inside one object
+	unknown bool // a key schema does not allow, or a line scanKeys cannot judge
 	// present has bit i set when the root object has the key
 	// schema.allowed[i] (the first 32).
 	present uint32
@@ -44,9 +46,10 @@ type keyScan struct {
 // scanKeys walks text, which must be valid JSON (encoding/json has accepted
 // it), for the first key that repeats inside one object (encoding/json
 // silently keeps the last of two) and for keys schema does not allow. Keys
-// are compared as raw bytes; a line whose keys hold escapes, or with a very
-// large object, is handed to jsonpos.Duplicate, which compares decoded keys,
-// and counts as holding an unknown key.
+// are compared as raw bytes; a line whose keys hold escapes, with a very
+// large object or nested deeper than maxFastDepth counts as holding an
+// unknown key: the fast path doubts it, and the authoritative validation,
+// which compares decoded keys, decides.
 func scanKeys(text []byte, schema *keySchema) keyScan {
 	type frame struct {
 		object    bool
@@ -60,10 +63,7 @@ func scanKeys(text []byte, schema *keySchema) keyScan {
 		keysBuf  [64][2]int
 		ks       keyScan
 	)
-	slow := func() keyScan {
-		k, off, found := jsonpos.Duplicate(text)
-		return keyScan{dup: found, dupKey: k, dupOff: off, unknown: true}
-	}
+	doubt := keyScan{unknown: true}
 	stack := stackBuf[:0]
 	keys := keysBuf[:0] // [start, end) of each key of the open objects, quotes excluded
 	for i := 0; i < len(text); {
@@ -77,11 +77,11 @@ func scanKeys(text []byte, schema *keySchema) keyScan {
 				top := &stack[n-1]
 				k := text[i+1 : end-1]
 				if bytes.IndexByte(k, '\\') >= 0 || len(keys)-top.first >= maxFastKeys {
-					return slow()
+					return doubt
 				}
 				for _, prev := range keys[top.first:] {
-					if bytes.Equal(text[prev[0]:prev[1]], k) && !ks.dup {
-						ks.dup, ks.dupKey, ks.dupOff = true, string(k), i
+					if bytes.Equal(text[prev[0]:prev[1]], k) {
+						return keyScan{dup: true}
 					}
 				}
 				keys = append(keys, [2]int{i + 1, end - 1})
@@ -109,6 +109,9 @@ func scanKeys(text []byte, schema *keySchema) keyScan {
 				s = stack[n-1].pending
 			case stack[n-1].schema != nil:
 				s = stack[n-1].schema.items
+			}
+			if len(stack) >= maxFastDepth {
+				return doubt
 			}
 			stack = append(stack, frame{object: c == '{', expectKey: c == '{', first: len(keys), schema: s})
 			i++
@@ -140,12 +143,6 @@ func keyAt(keys []string, k []byte) int {
 		}
 	}
 	return -1
-}
-
-// dupKey reports the first key that repeats inside one object of text.
-func dupKey(text []byte) (key string, off int, found bool) {
-	ks := scanKeys(text, nil)
-	return ks.dupKey, ks.dupOff, ks.dup
 }
 
 // stringEnd returns the offset just past the closing quote of the string

@@ -7,14 +7,18 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
 // The fast path decodes a line into typed structs with encoding/json and
 // accepts it when every rule holds. It never produces a fault: whenever it
-// has a doubt (a decode error, a null, a rule that fails), the line goes to
-// validateCase or validateCandidate, which find every fault with its path.
-// FuzzReadCases checks that the fast path accepts no line that the
-// authoritative validation rejects.
+// has a doubt (a decode error, a null, a rule that fails, a nesting deeper
+// than it follows), the line goes to validateCase or validateCandidate, which
+// parse it once with positions and find every fault. FuzzReadCases checks
+// that the fast path accepts no line that the authoritative validation
+// rejects, and reads a valid line as it does.
 
 // caseWire is a case as the fast path decodes it. Which top-level fields
 // are present comes from scanKeys (present), so fields need no pointers; a
@@ -138,7 +142,8 @@ func keyIndex(keys []string, k string) int {
 }
 
 // fastCase returns the case when the line is certainly a valid case.
-// Invalid UTF-8 is left to preflight: encoding/json would repair it.
+// Invalid UTF-8 is left to the authoritative validation: encoding/json would
+// repair it.
 func fastCase(text []byte) (*caseWire, bool) {
 	// A null anywhere (even inside a string) sends the line to the
 	// authoritative validation: a null would decode as an absent field.
@@ -257,22 +262,22 @@ var paramsCache = struct {
 	m map[string]map[string]bool
 }{m: map[string]map[string]bool{}}
 
+// validParams holds params with the authoritative rules (validateCase's), faults unsaid.
 func validParams(spec *Assertion, raw []byte) bool {
-	var params map[string]any
+	var params *frontmatter.Node
 	if raw != nil {
-		v, err := decodeGeneric(raw)
-		m, ok := v.(map[string]any)
-		if err != nil || !ok {
+		root, probs := frontmatter.ParseJSON(raw, 1)
+		if len(probs) > 0 || root.Kind != frontmatter.Map {
 			return false
 		}
-		params = m
+		params = root
 	}
 	var fs faults
-	fs.params(spec, nil, params)
-	return len(fs) == 0
+	fs.params(spec, diag.Pos{Line: 1, Col: 1}, params, nil)
+	return fs.total == 0
 }
 
-// candidateWire is a candidate as both paths decode it (contract §5).
+// candidateWire is a candidate as both paths read it (contract §5).
 type candidateWire struct {
 	CaseID      string  `json:"case_id"`
 	Text        *string `json:"text"`         // nil for null, which is a fault

@@ -1,6 +1,7 @@
 package evalcase
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -127,29 +128,102 @@ func FuzzReadCases(f *testing.F) {
 			}
 		}
 		// The fast path accepts no line the authoritative validation rejects,
-		// and pass 2 reads a valid case as encoding/json does.
+		// and reads a valid line as it does; pass 2 reads a valid case as
+		// encoding/json does.
 		for _, ln := range splitLines(fixture) {
-			if preflight(ln) == nil {
-				if fs, _ := validateCase(ln); len(fs) == 0 {
-					var got, want caseDoc
-					if err := decodeCase(ln, &got); err != nil {
-						t.Fatalf("decodeCase(%q): %v", ln, err)
-					}
-					json.Unmarshal(ln, &want)
-					if !reflect.DeepEqual(got, want) {
-						t.Fatalf("decodeCase(%q) = %+v, encoding/json gives %+v", ln, got, want)
-					}
+			fs, info := validateCase(ln, 1)
+			if fs.total == 0 {
+				var got, want caseDoc
+				if err := decodeCase(ln, &got); err != nil {
+					t.Fatalf("decodeCase(%q): %v", ln, err)
+				}
+				json.Unmarshal(ln, &want)
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("decodeCase(%q) = %+v, encoding/json gives %+v", ln, got, want)
 				}
 			}
-			if _, ok := fastCase(ln); ok {
-				if fs, _ := validateCase(ln); preflight(ln) != nil || len(fs) > 0 {
-					t.Fatalf("fast path accepts %q, validation finds %+v", ln, fs)
+			if w, ok := fastCase(ln); ok {
+				if fs.total > 0 {
+					t.Fatalf("fast path accepts %q, validation finds %+v", ln, fs.list)
+				}
+				if a, r := w.mask(); info.id != w.ID || info.asserts != a || info.report != r {
+					t.Fatalf("%q: the fast path reads %q %b %b, validation %q %b %b", ln, w.ID, a, r, info.id, info.asserts, info.report)
 				}
 			}
-			if _, ok := fastCandidate(ln); ok {
-				if fs, _ := validateCandidate(ln); preflight(ln) != nil || len(fs) > 0 {
-					t.Fatalf("fast path accepts candidate %q, validation finds %+v", ln, fs)
+			cfs, cw, _ := validateCandidate(ln, 1)
+			if w, ok := fastCandidate(ln); ok {
+				if cfs.total > 0 {
+					t.Fatalf("fast path accepts candidate %q, validation finds %+v", ln, cfs.list)
 				}
+				if !reflect.DeepEqual(*w, cw) {
+					t.Fatalf("%q: the fast path reads %+v, validation %+v", ln, *w, cw)
+				}
+			}
+		}
+	})
+}
+
+// FuzzValidateLine holds one line, as a case and as a candidate, with the authoritative validation and the
+// fast path: no panic; every fault at a position inside the line (on its own line number, as
+// frontmatter.ParseJSON positions it), with a registered code; at most maxLineFaults kept, the rest
+// counted; the same faults on a second run; and the fast path accepts only what the validation accepts,
+// reading it the same way.
+func FuzzValidateLine(f *testing.F) {
+	f.Add([]byte(seedCase))
+	f.Add([]byte(seedCandidate))
+	f.Add([]byte(baseCase))
+	for _, dir := range []string{"definitions/cases", "assertions/cases", "assertions/candidates"} {
+		files, _ := filepath.Glob(filepath.Join("testdata", "golden", dir, "*.jsonl"))
+		for _, name := range files {
+			b, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			for _, ln := range splitLines(b) {
+				f.Add(ln)
+			}
+		}
+	}
+	const line = 7
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if bytes.IndexByte(text, '\n') >= 0 {
+			return // one JSONL line holds no newline
+		}
+		width := utf8.RuneCount(text)
+		check := func(what string, fs faults) {
+			if len(fs.list) > maxLineFaults || fs.total < len(fs.list) || (fs.total > 0) != (len(fs.list) > 0) {
+				t.Fatalf("%s %q: %d faults kept of %d", what, text, len(fs.list), fs.total)
+			}
+			for _, x := range fs.list {
+				if x.pos.Line != line || x.pos.Col < 1 || x.pos.Col > width+1 {
+					t.Fatalf("%s %q: %s at %v, outside line %d, columns 1..%d", what, text, x.code, x.pos, line, width+1)
+				}
+				if _, ok := diag.LookupCode(x.code); !ok {
+					t.Fatalf("%s %q: unregistered code %q", what, text, x.code)
+				}
+			}
+		}
+		fs, info := validateCase(text, line)
+		check("case", fs)
+		if again, _ := validateCase(text, line); !reflect.DeepEqual(fs, again) {
+			t.Fatalf("case %q: a second run finds %+v, the first %+v", text, again.list, fs.list)
+		}
+		if w, ok := fastCase(text); ok {
+			if fs.total > 0 {
+				t.Fatalf("fast path accepts %q, validation finds %+v", text, fs.list)
+			}
+			if a, r := w.mask(); info.id != w.ID || info.asserts != a || info.report != r {
+				t.Fatalf("%q: the fast path reads %q %b %b, validation %q %b %b", text, w.ID, a, r, info.id, info.asserts, info.report)
+			}
+		}
+		cfs, cw, _ := validateCandidate(text, line)
+		check("candidate", cfs)
+		if w, ok := fastCandidate(text); ok {
+			if cfs.total > 0 {
+				t.Fatalf("fast path accepts candidate %q, validation finds %+v", text, cfs.list)
+			}
+			if !reflect.DeepEqual(*w, cw) {
+				t.Fatalf("%q: the fast path reads %+v, validation %+v", text, *w, cw)
 			}
 		}
 	})

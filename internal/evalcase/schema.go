@@ -1,71 +1,182 @@
 package evalcase
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
-	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/shape"
 )
 
-// Fields of a case (contract §3.1, §3.2), required ones first.
+// The authoritative validation of a line the fast path doubted (fast.go). The line is parsed once, with
+// positions, by frontmatter.ParseJSON; the fixed shapes of EvalCase v1 (README "EvalCase v1 fixtures") are
+// tables of the checking kit (README "Development"), which holds the keys of each object and the kinds of
+// their values and words their faults ("WHAT must be …, got VALUE"); what a table cannot say, and the checks
+// whose own message says more (an id's or a locale's fix, the M8 draft's hints, the assertion vocabulary,
+// the enums with their values, patterns, the number of assertions), is code after the table check. Every
+// fault is at the position of the node it is about: its value, its key (unknown_key) or the object that
+// lacks a field (missing_field). A list's items are held one by one, so that each fault names its own
+// field (assertions[1].params.patterns[0]).
+
+// required is a required field whose absence the case, the candidate, an assertion and provenance all say
+// the same way: "the case has no source (required)".
+func required(name string, t *shape.Type) shape.Field {
+	return shape.Field{Name: name, Type: t, Required: true, Missing: "has no " + name + " (required)"}
+}
+
+// anyList is a list whose items are held one by one after the table check.
+var anyList = &shape.Type{Kind: shape.List}
+
+// caseShape is a case (contract §3.1, §3.2), required fields first. schema_version and assertions are
+// checked by code only: their messages say what to write ("the integer 1", the assertion object).
+// provenance is then held against provenanceShape, and the lists' items one by one.
+var caseShape = &shape.Object{Name: "the case", Fields: []shape.Field{
+	required("schema_version", &shape.Type{Doc: "exactly the integer 1 (1.0 is 1)"}),
+	required("id", &shape.Type{Kind: shape.String, Doc: "matches IDPattern"}),
+	required("source_locale", &shape.Type{Kind: shape.String, Doc: "a known BCP-47 tag in canonical case"}),
+	required("target_locale", &shape.Type{Kind: shape.String, Doc: "a known BCP-47 tag in canonical case"}),
+	required("domain", &shape.Type{Kind: shape.String, NonBlank: true}),
+	required("source", shape.AnyString),
+	required("assertions", &shape.Type{Doc: "a list of at least one assertion object, each name at most once"}),
+	required("provenance", shape.AnyMap),
+	{Name: "context", Type: shape.AnyMap},
+	{Name: "required_tokens", Type: anyList},
+	{Name: "references", Type: anyList},
+	{Name: "difficulty", Type: &shape.Type{Kind: shape.String, Doc: "one of Difficulties"}},
+	{Name: "tags", Type: anyList},
+}}
+
+// assertionShape is an assertion object (contract §4); its params are held against paramShapes.
+var assertionShape = &shape.Object{Fields: []shape.Field{
+	required("name", &shape.Type{Kind: shape.String, Doc: "an assertion of Vocabulary"}),
+	{Name: "severity", Type: &shape.Type{Kind: shape.String, Doc: "hard or report"}, Required: true,
+		Missing: "has no severity (required: hard or report)"},
+	{Name: "params", Type: shape.AnyMap},
+}}
+
+// provenanceShape is a case's provenance (contract §3.4).
+var provenanceShape = &shape.Object{Name: "provenance", Fields: []shape.Field{
+	required("kind", &shape.Type{Kind: shape.String, Doc: "one of ProvenanceKinds"}),
+	required("license", &shape.Type{Kind: shape.String, Doc: "an SPDX expression; not blank, unknown or fair-use"}),
+	{Name: "source", Type: shape.AnyString},
+	{Name: "transformation", Type: shape.AnyString},
+}}
+
+// candidateShape is a candidate (contract §5); raw_response, a string or null, is checked by code.
+var candidateShape = &shape.Object{Name: "the candidate", Fields: []shape.Field{
+	required("case_id", shape.NonEmptyString),
+	required("text", shape.AnyString),
+	{Name: "raw_response", Type: &shape.Type{Doc: "a string or null"}},
+}}
+
+// paramShapes are the params of each assertion of Vocabulary, by name (README "EvalCase v1 fixtures",
+// Params): a closed object each, an assertion without params saying so instead of listing none.
+var paramShapes = func() map[string]*shape.Object {
+	m := make(map[string]*shape.Object, len(Vocabulary))
+	for _, a := range Vocabulary {
+		o := &shape.Object{Name: a.Name + " params"}
+		for _, p := range a.Params {
+			o.Fields = append(o.Fields, shape.Field{Name: p.Name, Type: paramType(p), Required: p.Required})
+		}
+		if len(o.Fields) == 0 {
+			o.Hint = a.Name + " takes no params"
+		}
+		m[a.Name] = o
+	}
+	return m
+}()
+
+// paramType is the kit's type of a parameter; an enum's values and the patterns are checked by param.
+func paramType(p Param) *shape.Type {
+	switch p.Kind {
+	case ParamPositiveInt:
+		return &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Doc: p.Doc}
+	case ParamNonEmptyString:
+		return &shape.Type{Kind: shape.String, NonEmpty: true, Doc: p.Doc}
+	case ParamBool:
+		return &shape.Type{Kind: shape.Bool, Doc: p.Doc}
+	case ParamEnum:
+		return &shape.Type{Kind: shape.String, Doc: p.Doc}
+	case ParamPatterns:
+		return &shape.Type{Kind: shape.List, Doc: p.Doc}
+	}
+	panic("evalcase: param " + p.Name + " has no kind")
+}
+
+// fieldNames returns the names of o's required fields, or of its optional ones, in order.
+func fieldNames(o *shape.Object, req bool) []string {
+	var names []string
+	for _, f := range o.Fields {
+		if f.Required == req {
+			names = append(names, f.Name)
+		}
+	}
+	return names
+}
+
+// Fields of a case (contract §3.1, §3.2), required ones first, from the tables.
 var (
-	RequiredFields = []string{"schema_version", "id", "source_locale", "target_locale", "domain", "source", "assertions", "provenance"}
-	OptionalFields = []string{"context", "required_tokens", "references", "difficulty", "tags"}
+	RequiredFields = fieldNames(caseShape, true)
+	OptionalFields = fieldNames(caseShape, false)
 	// ProvenanceFields are the keys of provenance; kind and license are
 	// required.
-	ProvenanceFields = []string{"kind", "license", "source", "transformation"}
+	ProvenanceFields = provenanceShape.Names()
 	// AssertionFields are the keys of an assertion object; name and
 	// severity are required.
-	AssertionFields = []string{"name", "severity", "params"}
+	AssertionFields = assertionShape.Names()
 	// CandidateFields are the keys of a candidate (contract §5); case_id and
 	// text are required, raw_response may be null.
-	CandidateFields = []string{"case_id", "text", "raw_response"}
+	CandidateFields = candidateShape.Names()
 )
 
-// anchor says what a fault points at (README "Results, outcomes and blocking"): a fault about a
-// value points at the value, one about a key's presence or name at the key,
-// and missing_field at the object (the entry) that lacks the field.
-type anchor int
-
-const (
-	atValue anchor = iota
-	atKey
-	atEntry
-)
-
-// fault is one definition fault of a line, before it has a position: the
-// position is looked up lazily, from path, only when it is reported.
+// fault is one definition fault of a line.
 type fault struct {
-	path []string // keys and decimal array indexes from the line's root
-	at   anchor
-	off  int // a byte offset already known (syntax errors, duplicate keys); -1 when path locates it
+	pos diag.Pos
+	// key names the field it is about as messages do (assertions[0].params; "" for the line itself): the
+	// result's Key, which SARIF fingerprints.
+	key  string
 	code string
 	msg  string
 }
 
-// faults collects the faults of one line.
-type faults []fault
-
-func (fs *faults) add(path []string, at anchor, code, format string, args ...any) {
-	*fs = append(*fs, fault{path: path, at: at, off: -1, code: code, msg: fmt.Sprintf(format, args...)})
+// faults collects the definition faults of one line: the first maxLineFaults, in the order found, and how
+// many there are in all.
+type faults struct {
+	list  []fault
+	total int
 }
 
-func (fs *faults) addProblem(path []string, at anchor, p *problem) {
-	*fs = append(*fs, fault{path: path, at: at, off: -1, code: p.code, msg: p.msg})
+// put records a fault about the field at path.
+func (fs *faults) put(pos diag.Pos, path []string, code, msg string) {
+	fs.total++
+	if len(fs.list) < maxLineFaults {
+		fs.list = append(fs.list, fault{pos: pos, key: pathString(path), code: code, msg: msg})
+	}
+}
+
+// add records a fault worded by format; past maxLineFaults it is only counted, not worded.
+func (fs *faults) add(pos diag.Pos, path []string, code, format string, args ...any) {
+	if len(fs.list) >= maxLineFaults {
+		fs.total++ // counted, not worded
+		return
+	}
+	fs.put(pos, path, code, fmt.Sprintf(format, args...))
+}
+
+func (fs *faults) addProblem(pos diag.Pos, path []string, p *problem) {
+	fs.put(pos, path, p.code, p.msg)
 }
 
 // sub returns path extended by keys, as a new slice.
 func sub(path []string, keys ...string) []string {
-	return append(slices.Clip(path), keys...)
+	out := make([]string, 0, len(path)+len(keys))
+	return append(append(out, path...), keys...)
 }
 
 // pathString renders a path as messages name fields: assertions[0].params,
@@ -85,88 +196,111 @@ func pathString(path []string) string {
 	return b.String()
 }
 
-// preflight checks what must hold before a line is decoded: valid UTF-8
-// (encoding/json would silently replace bad bytes) and JSON syntax. It
-// returns the fault, or nil.
-func preflight(text []byte) *fault {
-	if !utf8.Valid(text) {
-		off := 0
-		for off < len(text) {
-			r, size := utf8.DecodeRune(text[off:])
-			if r == utf8.RuneError && size == 1 {
-				break
-			}
-			off += size
+// parse parses one line, the line-th of its file, with the positioned JSON parser: its syntax_error,
+// invalid_utf8 and duplicate_key problems (README "Lines, files and candidates") are faults at their
+// positions. It returns nil when the line holds no JSON value; after a duplicate key the first entry counts.
+func (fs *faults) parse(text []byte, line int) *frontmatter.Node {
+	root, probs := frontmatter.ParseJSON(text, line)
+	for _, p := range probs {
+		msg := p.Message
+		if p.Code == "syntax_error" {
+			msg = "invalid JSON: " + strings.TrimPrefix(msg, "JSON: ")
 		}
-		return &fault{off: off, code: "invalid_utf8", msg: fmt.Sprintf("invalid UTF-8 (byte 0x%02x); JSONL text must be UTF-8", text[off])}
+		fs.put(p.Pos, nil, p.Code, msg)
 	}
-	var raw json.RawMessage
-	err := json.Unmarshal(text, &raw)
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off := int(se.Offset) - 1
-		if strings.Contains(se.Error(), "unexpected end") {
-			off = len(text)
+	return root
+}
+
+// hold holds n against t with the kit. t is a scalar's type or a collection's kind, so every fault the kit
+// finds is about n, the field at path.
+func (fs *faults) hold(n *frontmatter.Node, t *shape.Type, path []string) bool {
+	var k shape.Checker
+	if k.Value(n, t, pathString(path)) {
+		return true
+	}
+	for _, p := range k.Problems() {
+		fs.put(p.Pos, path, p.Code, p.Message)
+	}
+	return false
+}
+
+// fields are the entries of an object whose values passed the kit.
+type fields []*frontmatter.Entry
+
+// get returns the value of the field named name when it passed, or nil.
+func (fs fields) get(name string) *frontmatter.Node {
+	for _, e := range fs {
+		if e.Key == name {
+			return e.Value
 		}
-		return &fault{off: max(0, min(off, len(text))), code: "syntax_error", msg: "invalid JSON: " + strings.TrimPrefix(se.Error(), "json: ")}
-	}
-	if err != nil {
-		return &fault{off: 0, code: "syntax_error", msg: "invalid JSON: " + err.Error()}
 	}
 	return nil
 }
 
-// decodeGeneric decodes a line that passed preflight into maps, slices,
-// strings, bools, nil and json.Number.
-func decodeGeneric(text []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(text))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+// object holds n, a mapping at path, against o with the kit: unknown keys, the kinds of the fields'
+// values, the required fields. hint, when not nil, gives the hint an unknown key's fault says instead of
+// the allowed keys (the M8 draft's fields). It returns the fields that passed. The kit's faults carry the
+// position of a key (unknown_key), of a value or of n itself (missing_field); the entry at a fault's
+// position names the field it is about.
+func (fs *faults) object(n *frontmatter.Node, o *shape.Object, path []string, hint func(key string) string) fields {
+	var (
+		k    shape.Checker
+		good fields
+	)
+	what := pathString(path)
+	k.Object(n, o, what, func(_ *shape.Field, e *frontmatter.Entry, ok bool) {
+		if ok {
+			good = append(good, e)
+		}
+	})
+	if what == "" {
+		what = o.Name
+	}
+	for _, p := range k.Problems() {
+		e := entryAt(n, p.Pos)
+		switch {
+		case e == nil:
+			fs.put(p.Pos, path, p.Code, p.Message)
+		case p.Code == "unknown_key" && hint != nil && hint(e.Key) != "":
+			fs.put(p.Pos, sub(path, e.Key), p.Code, shape.UnknownKeyOf(e.Key, what, o.Names(), hint(e.Key), o.NoList))
+		default:
+			fs.put(p.Pos, sub(path, e.Key), p.Code, p.Message)
+		}
+	}
+	return good
 }
 
-// typeName names a decoded JSON value's type in messages.
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
+// entryAt returns the entry of the mapping n whose key or value starts at pos, or nil. Entries are in
+// source order, so it is found by position.
+func entryAt(n *frontmatter.Node, pos diag.Pos) *frontmatter.Entry {
+	i := sort.Search(len(n.Entries), func(i int) bool { return pos.Before(n.Entries[i].KeyPos) }) - 1
+	if i < 0 {
+		return nil
 	}
-	return fmt.Sprintf("%T", v)
+	if e := &n.Entries[i]; e.KeyPos == pos || e.Value.Pos == pos {
+		return e
+	}
+	return nil
 }
 
-// maxInt bounds integers: beyond 2^53 a JSON number no longer holds every
-// integer exactly.
-const maxInt = 1 << 53
-
-// integer returns n as an integer when it is integral (3 and 3.0 count).
-func integer(n json.Number) (int64, bool) {
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || math.Abs(f) > maxInt {
-		return 0, false
+// strs holds each item of the list n, the field at path, against t, then rule (when not nil); it returns
+// the items that passed.
+func (fs *faults) strs(n *frontmatter.Node, path []string, t *shape.Type, rule func(string) *problem) []string {
+	out := make([]string, 0, len(n.Items))
+	for i, it := range n.Items {
+		p := sub(path, strconv.Itoa(i))
+		if !fs.hold(it, t, p) {
+			continue
+		}
+		if rule != nil {
+			if pr := rule(it.Text); pr != nil {
+				fs.add(it.Pos, p, pr.code, "%s: %s", pathString(p), pr.msg)
+				continue
+			}
+		}
+		out = append(out, it.Text)
 	}
-	return int64(f), true
-}
-
-// sortedKeys returns m's keys in order, so that faults come out the same way
-// on every run.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
+	return out
 }
 
 // squash folds a key for near-miss hints: lowercase, without _ and -.
@@ -179,253 +313,198 @@ func squash(s string) string {
 	}, strings.ToLower(s))
 }
 
-// unknownKey reports key, which is not in allowed, in the kit's one wording (naming a close match).
-func (fs *faults) unknownKey(path []string, what, key string, allowed []string) {
-	hint := ""
-	if what == "the case" && key == "glossary" {
-		hint = "the M8 design doc's draft field is not part of v1; use required_tokens"
+// caseKeyHint is what an unknown key of the case says instead of the allowed keys: glossary is the M8
+// design doc's draft field (spec-origins §1.6).
+func caseKeyHint(key string) string {
+	if key == "glossary" {
+		return "the M8 design doc's draft field is not part of v1; use required_tokens"
 	}
-	fs.add(sub(path, key), atKey, "unknown_key", "%s", shape.UnknownKeyOf(key, what, allowed, hint, false))
+	return ""
 }
 
-// validateCase is the authoritative validation of a case line that passed
-// preflight. It returns every fault and the case's id, when the id is a
-// valid one (the case is then indexed even if invalid, so that duplicate
-// ids and candidates for it are recognised).
-func validateCase(text []byte) (faults, string) {
-	obj, fs := decodeLineObject(text, "a case is a JSON object")
-	if obj == nil {
-		return fs, ""
+// caseInfo is what pass 1 keeps of a case line that the authoritative validation read.
+type caseInfo struct {
+	id    string   // the case's id when it is a valid one, else ""
+	idPos diag.Pos // where the id's value is
+	// asserts and report are caseWire.mask's, for a valid case.
+	asserts, report uint8
+}
+
+// validateCase is the authoritative validation of a case line, the line-th of its file. It returns every
+// fault and the case's id, when the id is a valid one (the case is then indexed even if invalid, so that
+// duplicate ids and candidates for it are recognised).
+func validateCase(text []byte, line int) (faults, caseInfo) {
+	var (
+		fs   faults
+		info caseInfo
+	)
+	root := fs.parse(text, line)
+	if root == nil {
+		return fs, info
 	}
-	allowed := append(slices.Clip(RequiredFields), OptionalFields...)
-	for _, k := range sortedKeys(obj) {
-		if !slices.Contains(allowed, k) {
-			fs.unknownKey(nil, "the case", k, allowed)
-		}
+	if root.Kind != frontmatter.Map {
+		fs.add(root.Pos, nil, "wrong_type", "a case is a JSON object, got %s", shape.Describe(root))
+		return fs, info
 	}
-	for _, k := range RequiredFields {
-		if _, ok := obj[k]; !ok {
-			fs.add(nil, atEntry, "missing_field", "the case has no %s (required)", k)
-		}
-	}
-	id := ""
-	if v, ok := obj["schema_version"]; ok {
-		p := []string{"schema_version"}
-		n, isNum := v.(json.Number)
-		iv, isInt := integer(n)
+	c := fs.object(root, caseShape, nil, caseKeyHint)
+	if n := c.get("schema_version"); n != nil {
 		switch {
-		case !isNum || !isInt:
-			fs.add(p, atValue, "wrong_type", "schema_version must be the integer 1, got %s", typeName(v))
-		case iv != 1:
-			fs.add(p, atValue, "invalid_value", "schema_version must be 1 (this is EvalCase v1), got %s", n)
+		case !n.IsInt() || math.Abs(n.Num) > maxInt:
+			fs.add(n.Pos, []string{"schema_version"}, "wrong_type", "schema_version must be the integer 1, got %s", shape.Describe(n))
+		case n.Num != 1:
+			fs.add(n.Pos, []string{"schema_version"}, "invalid_value", "schema_version must be 1 (this is EvalCase v1), got %s", shape.Describe(n))
 		}
 	}
-	if s, ok := fs.str(obj, nil, "id"); ok {
-		if p := checkID(s); p != nil {
-			fs.addProblem([]string{"id"}, atValue, p)
+	if n := c.get("id"); n != nil {
+		if p := checkID(n.Text); p != nil {
+			fs.addProblem(n.Pos, []string{"id"}, p)
 		} else {
-			id = s
+			info.id, info.idPos = n.Text, n.Pos
 		}
 	}
 	for _, k := range []string{"source_locale", "target_locale"} {
-		if s, ok := fs.str(obj, nil, k); ok {
-			if p := checkLocale(k, s); p != nil {
-				fs.addProblem([]string{k}, atValue, p)
+		if n := c.get(k); n != nil {
+			if p := checkLocale(k, n.Text); p != nil {
+				fs.addProblem(n.Pos, []string{k}, p)
 			}
 		}
 	}
-	if s, ok := fs.str(obj, nil, "domain"); ok && strings.TrimSpace(s) == "" {
-		fs.add([]string{"domain"}, atValue, "invalid_value", "domain must not be blank")
+	as := root.Get("assertions")
+	names, asserts, report := fs.assertions(as)
+	if n := c.get("provenance"); n != nil {
+		fs.provenance(n)
 	}
-	fs.str(obj, nil, "source")
-	names := fs.assertions(obj)
-	fs.provenance(obj)
-	if v, ok := obj["context"]; ok {
-		if _, isObj := v.(map[string]any); !isObj {
-			fs.add([]string{"context"}, atValue, "wrong_type", "context must be an object, got %s", typeName(v))
+	var tokens []string
+	tokensNode := c.get("required_tokens")
+	if tokensNode != nil {
+		tokens = fs.strs(tokensNode, []string{"required_tokens"}, shape.NonEmptyString, nil)
+	}
+	if n := c.get("references"); n != nil {
+		fs.strs(n, []string{"references"}, shape.AnyString, nil)
+	}
+	if n := c.get("difficulty"); n != nil {
+		if p := checkEnum("difficulty", n.Text, Difficulties); p != nil {
+			fs.addProblem(n.Pos, []string{"difficulty"}, p)
 		}
 	}
-	tokens, hasTokens := fs.strings(obj, "required_tokens", func(s string) *problem {
-		if s == "" {
-			return problemf("invalid_value", "a required token must not be empty")
-		}
-		return nil
-	})
-	fs.strings(obj, "references", nil)
-	if s, ok := fs.str(obj, nil, "difficulty"); ok {
-		if p := checkEnum("difficulty", s, Difficulties); p != nil {
-			fs.addProblem([]string{"difficulty"}, atValue, p)
-		}
+	if n := c.get("tags"); n != nil {
+		fs.strs(n, []string{"tags"}, shape.NonEmptyString, checkTag)
 	}
-	fs.strings(obj, "tags", checkTag)
-	if i := slices.Index(names, "required_tokens"); i >= 0 {
-		switch {
-		case !hasTokens:
-			if _, present := obj["required_tokens"]; !present {
-				fs.add([]string{"assertions", strconv.Itoa(i)}, atEntry, "missing_field", "the required_tokens assertion needs the case's required_tokens")
-			}
-		case len(tokens) == 0:
-			fs.add([]string{"required_tokens"}, atValue, "invalid_value", "required_tokens is empty, but the required_tokens assertion checks it")
-		}
-	}
-	return fs, id
-}
-
-// str returns obj[key] when it is a string; a value of another type is
-// wrong_type. ok is false when the key is absent or ill-typed.
-func (fs *faults) str(obj map[string]any, path []string, key string) (string, bool) {
-	v, present := obj[key]
-	if !present {
-		return "", false
-	}
-	s, ok := v.(string)
-	if !ok {
-		fs.add(sub(path, key), atValue, "wrong_type", "%s must be a string, got %s", pathString(sub(path, key)), typeName(v))
-	}
-	return s, ok
-}
-
-// strings checks that obj[key], when present, is an array of strings, each
-// passing rule (when not nil).
-func (fs *faults) strings(obj map[string]any, key string, rule func(string) *problem) ([]string, bool) {
-	v, present := obj[key]
-	if !present {
-		return nil, false
-	}
-	arr, ok := v.([]any)
-	if !ok {
-		fs.add([]string{key}, atValue, "wrong_type", "%s must be an array of strings, got %s", key, typeName(v))
-		return nil, false
-	}
-	out := make([]string, 0, len(arr))
-	for i, item := range arr {
-		p := []string{key, strconv.Itoa(i)}
-		s, ok := item.(string)
-		if !ok {
-			fs.add(p, atValue, "wrong_type", "%s must be a string, got %s", pathString(p), typeName(item))
+	// A required_tokens assertion checks the case's required_tokens (README "EvalCase v1 fixtures", Params).
+	for i, name := range names {
+		if name != "required_tokens" {
 			continue
 		}
-		if rule != nil {
-			if pr := rule(s); pr != nil {
-				fs.add(p, atValue, pr.code, "%s: %s", pathString(p), pr.msg)
-				continue
+		switch {
+		case tokensNode == nil:
+			if root.Get("required_tokens") == nil {
+				fs.add(as.Value.Items[i].Pos, []string{"assertions", strconv.Itoa(i)}, "missing_field",
+					"the required_tokens assertion needs the case's required_tokens")
 			}
+		case len(tokens) == 0:
+			fs.add(tokensNode.Pos, []string{"required_tokens"}, "invalid_value", "required_tokens is empty, but the required_tokens assertion checks it")
 		}
-		out = append(out, s)
 	}
-	return out, true
+	if fs.total == 0 {
+		info.asserts, info.report = asserts, report
+	}
+	return fs, info
 }
 
-// assertions validates the assertions array and returns the assertion
-// names by index ("" where an entry has no valid name).
-func (fs *faults) assertions(obj map[string]any) []string {
-	v, present := obj["assertions"]
-	if !present {
-		return nil
+// maxInt bounds integers: beyond 2^53 a JSON number no longer holds every
+// integer exactly.
+const maxInt = 1 << 53
+
+// assertions validates the case's assertions entry (nil when absent) and returns the assertion names by
+// index ("" where an entry has no valid name, or repeats one), with the vocabulary bits of the named ones
+// and of those with severity report (as caseWire.mask).
+func (fs *faults) assertions(e *frontmatter.Entry) (names []string, asserts, report uint8) {
+	if e == nil {
+		return nil, 0, 0
 	}
-	path := []string{"assertions"}
-	arr, ok := v.([]any)
-	if !ok {
-		fs.add(path, atValue, "wrong_type", "assertions must be an array of assertion objects {\"name\", \"severity\", \"params\"}, got %s", typeName(v))
-		return nil
+	n, path := e.Value, []string{"assertions"}
+	if n.Kind != frontmatter.List {
+		fs.add(n.Pos, path, "wrong_type", "assertions must be an array of assertion objects {\"name\", \"severity\", \"params\"}, got %s", shape.Describe(n))
+		return nil, 0, 0
 	}
-	if len(arr) == 0 {
-		fs.add(path, atValue, "invalid_value", "assertions must hold at least one assertion")
+	if len(n.Items) == 0 {
+		fs.add(n.Pos, path, "invalid_value", "assertions must hold at least one assertion")
 	}
-	names := make([]string, len(arr))
+	names = make([]string, len(n.Items))
 	first := map[string]int{} // name → index of its first assertion
-	for i, item := range arr {
+	for i, item := range n.Items {
 		p := sub(path, strconv.Itoa(i))
-		switch a := item.(type) {
-		case string:
+		switch item.Kind {
+		case frontmatter.String:
 			hint := ""
-			if n, ok := oldAssertionNames[a]; ok {
+			if n, ok := oldAssertionNames[item.Text]; ok {
 				hint = fmt.Sprintf("; write {\"name\": %q, \"severity\": \"hard\"}", n)
 			}
-			fs.add(p, atValue, "wrong_type", "%s is the bare string %s: v1 assertions are objects {\"name\", \"severity\", \"params\"}, not the bare strings of the M8 design doc's draft%s", pathString(p), quote(a), hint)
-		case map[string]any:
-			names[i] = fs.assertion(p, a)
-			if names[i] != "" {
-				if j, dup := first[names[i]]; dup {
-					fs.add(sub(p, "name"), atValue, "invalid_value", "assertion %s appears twice (assertions[%d] and [%d]); a case has one result per assertion, so combine them", names[i], j, i)
-					names[i] = ""
-				} else {
-					first[names[i]] = i
-				}
+			fs.add(item.Pos, p, "wrong_type", "%s is the bare string %s: v1 assertions are objects {\"name\", \"severity\", \"params\"}, not the bare strings of the M8 design doc's draft%s", pathString(p), quote(item.Text), hint)
+		case frontmatter.Map:
+			spec, nameNode, sev := fs.assertion(item, p)
+			if spec == nil {
+				continue
+			}
+			if j, dup := first[spec.Name]; dup {
+				fs.add(nameNode.Pos, sub(p, "name"), "invalid_value", "assertion %s appears twice (assertions[%d] and [%d]); a case has one result per assertion, so combine them", spec.Name, j, i)
+				continue
+			}
+			first[spec.Name] = i
+			names[i] = spec.Name
+			bit := uint8(1) << assertionIndex(spec.Name)
+			asserts |= bit
+			if sev == SeverityReport {
+				report |= bit
 			}
 		default:
-			fs.add(p, atValue, "wrong_type", "%s must be an assertion object {\"name\", \"severity\", \"params\"}, got %s", pathString(p), typeName(item))
+			fs.add(item.Pos, p, "wrong_type", "%s must be an assertion object {\"name\", \"severity\", \"params\"}, got %s", pathString(p), shape.Describe(item))
 		}
 	}
-	return names
+	return names, asserts, report
 }
 
-// assertion validates one assertion object and returns its name when it is
-// a name of the vocabulary.
-func (fs *faults) assertion(path []string, obj map[string]any) string {
-	for _, k := range sortedKeys(obj) {
-		if !slices.Contains(AssertionFields, k) {
-			fs.unknownKey(path, pathString(path), k, AssertionFields)
-		}
-	}
-	var spec *Assertion
-	name, ok := fs.str(obj, path, "name")
-	switch {
-	case !ok:
-		if _, present := obj["name"]; !present {
-			fs.add(path, atEntry, "missing_field", "%s has no name (required)", pathString(path))
-		}
-	case lookupAssertion(name) == nil:
-		hint := ""
-		if n, ok := oldAssertionNames[name]; ok {
-			hint = "; the v1 name is " + n
-		} else {
-			for _, a := range Vocabulary {
-				if squash(a.Name) == squash(name) {
-					hint = "; write " + a.Name
+// assertion validates one assertion object at path and returns its entry of the vocabulary when its name
+// is one (with the name's node), and its severity when it is hard or report.
+func (fs *faults) assertion(n *frontmatter.Node, path []string) (spec *Assertion, name *frontmatter.Node, sev string) {
+	a := fs.object(n, assertionShape, path, nil)
+	if name = a.get("name"); name != nil {
+		if spec = lookupAssertion(name.Text); spec == nil {
+			hint := ""
+			if v1, ok := oldAssertionNames[name.Text]; ok {
+				hint = "; the v1 name is " + v1
+			} else {
+				for _, x := range Vocabulary {
+					if squash(x.Name) == squash(name.Text) {
+						hint = "; write " + x.Name
+					}
 				}
 			}
+			fs.add(name.Pos, sub(path, "name"), "invalid_value", "%s is not an assertion of the v1 vocabulary (%s)%s", quote(name.Text), strings.Join(assertionNames(), ", "), hint)
 		}
-		fs.add(sub(path, "name"), atValue, "invalid_value", "%s is not an assertion of the v1 vocabulary (%s)%s", quote(name), strings.Join(assertionNames(), ", "), hint)
-	default:
-		spec = lookupAssertion(name)
 	}
-	sev, ok := fs.str(obj, path, "severity")
-	switch {
-	case !ok:
-		if _, present := obj["severity"]; !present {
-			fs.add(path, atEntry, "missing_field", "%s has no severity (required: hard or report)", pathString(path))
+	if s := a.get("severity"); s != nil {
+		if s.Text == SeverityHard || s.Text == SeverityReport {
+			sev = s.Text
+		} else {
+			hint := ""
+			switch strings.ToLower(s.Text) {
+			case "error", "hard":
+				hint = "; write hard"
+			case "warning", "info", "report", "soft":
+				hint = "; write report"
+			}
+			fs.add(s.Pos, sub(path, "severity"), "invalid_value", "severity must be hard or report, got %s%s", quote(s.Text), hint)
 		}
-	case sev != SeverityHard && sev != SeverityReport:
-		hint := ""
-		switch strings.ToLower(sev) {
-		case "error", "hard":
-			hint = "; write hard"
-		case "warning", "info", "report", "soft":
-			hint = "; write report"
-		}
-		fs.add(sub(path, "severity"), atValue, "invalid_value", "severity must be hard or report, got %s%s", quote(sev), hint)
 	}
-	var params map[string]any
-	if v, present := obj["params"]; present {
-		m, isObj := v.(map[string]any)
-		if !isObj {
-			fs.add(sub(path, "params"), atValue, "wrong_type", "%s.params must be an object, got %s", pathString(path), typeName(v))
-			return nameIf(spec)
-		}
-		params = m
+	params := a.get("params")
+	if params == nil && n.Get("params") != nil {
+		return spec, name, sev // not a mapping: the kit said so
 	}
 	if spec != nil {
-		fs.params(spec, path, params)
+		fs.params(spec, n.Pos, params, path)
 	}
-	return nameIf(spec)
-}
-
-func nameIf(a *Assertion) string {
-	if a == nil {
-		return ""
-	}
-	return a.Name
+	return spec, name, sev
 }
 
 func assertionNames() []string {
@@ -438,111 +517,65 @@ func assertionNames() []string {
 
 // paramFault is a fault an assertion's own check finds in its params.
 type paramFault struct {
-	key  string // the param it is about; "" for the params object itself
-	at   anchor
+	key  *frontmatter.Entry // the param it is about, pointed at by its key; nil for the params object itself
 	code string
 	msg  string
 }
 
-// params validates an assertion's params (nil when absent) against its
-// closed set (README "EvalCase v1 fixtures").
-func (fs *faults) params(spec *Assertion, path []string, params map[string]any) {
+// params validates the params (nil when absent) of the assertion spec at path, whose object starts at at:
+// each key against the assertion's table in paramShapes (an unknown key in the kit's words, naming the
+// assertion: "unknown key \"units\" in max_chars params"), each value with the kit and then its own rule,
+// then the assertion's check. A missing required param is said the same way whether params is absent or
+// lacks it ("max_chars needs params.max"), at the params object, or at the assertion when it has none.
+func (fs *faults) params(spec *Assertion, at diag.Pos, params *frontmatter.Node, path []string) {
+	o := paramShapes[spec.Name]
 	ppath := sub(path, "params")
-	allowed := make([]string, len(spec.Params))
-	for i, p := range spec.Params {
-		allowed[i] = p.Name
-	}
-	for _, k := range sortedKeys(params) {
-		if slices.Contains(allowed, k) {
-			continue
-		}
-		if len(allowed) == 0 {
-			fs.add(sub(ppath, k), atKey, "unknown_key", "%s takes no params, got %s", spec.Name, quote(k))
-			continue
-		}
-		fs.unknownKey(ppath, spec.Name+" params", k, allowed)
-	}
-	for _, p := range spec.Params {
-		v, present := params[p.Name]
-		if !present {
-			if p.Required {
-				if params == nil {
-					fs.add(path, atEntry, "missing_field", "%s needs params.%s", spec.Name, p.Name)
-				} else {
-					fs.add(ppath, atEntry, "missing_field", "%s needs params.%s", spec.Name, p.Name)
-				}
+	where, wpath := at, path
+	if params != nil {
+		where, wpath = params.Pos, ppath
+		for i := range params.Entries {
+			e := &params.Entries[i]
+			p := sub(ppath, e.Key)
+			f := o.Field(e.Key)
+			if f == nil {
+				fs.put(e.KeyPos, p, "unknown_key", shape.UnknownKey(e.Key, o.Name, o))
+				continue
 			}
-			continue
+			if fs.hold(e.Value, f.Type, p) {
+				fs.param(spec.param(e.Key), e.Value, p)
+			}
 		}
-		fs.param(sub(ppath, p.Name), p, v)
 	}
-	if spec.check != nil && params != nil {
+	for _, f := range o.Fields {
+		if f.Required && params.Get(f.Name) == nil {
+			fs.add(where, wpath, "missing_field", "%s needs params.%s", spec.Name, f.Name)
+		}
+	}
+	if spec.check != nil {
 		if pf := spec.check(params); pf != nil {
-			p, at := ppath, pf.at
-			if pf.key != "" {
-				p = sub(ppath, pf.key)
+			if pf.key != nil {
+				fs.put(pf.key.KeyPos, sub(ppath, pf.key.Key), pf.code, pf.msg)
+			} else {
+				fs.put(where, wpath, pf.code, pf.msg)
 			}
-			fs.add(p, at, pf.code, "%s", pf.msg)
-		}
-	} else if spec.check != nil {
-		if pf := spec.check(map[string]any{}); pf != nil {
-			fs.add(path, atEntry, pf.code, "%s", pf.msg)
 		}
 	}
 }
 
-// param validates one parameter's value by its kind.
-func (fs *faults) param(path []string, p Param, v any) {
+// param checks what the kit cannot of the value n of the param p at path, which has p's kind: an enum's
+// value, the patterns.
+func (fs *faults) param(p *Param, n *frontmatter.Node, path []string) {
 	name := pathString(path)
 	switch p.Kind {
-	case ParamPositiveInt:
-		n, isNum := v.(json.Number)
-		iv, isInt := integer(n)
-		switch {
-		case !isNum || !isInt:
-			fs.add(path, atValue, "wrong_type", "%s must be an integer, got %s", name, typeName(v))
-		case iv < 1:
-			fs.add(path, atValue, "invalid_value", "%s must be at least 1, got %s", name, n)
-		}
-	case ParamNonEmptyString:
-		s, ok := v.(string)
-		switch {
-		case !ok:
-			fs.add(path, atValue, "wrong_type", "%s must be a string, got %s", name, typeName(v))
-		case s == "":
-			fs.add(path, atValue, "invalid_value", "%s must not be empty", name)
-		}
-	case ParamBool:
-		if _, ok := v.(bool); !ok {
-			fs.add(path, atValue, "wrong_type", "%s must be true or false, got %s", name, typeName(v))
-		}
 	case ParamEnum:
-		s, ok := v.(string)
-		if !ok {
-			fs.add(path, atValue, "wrong_type", "%s must be a string, got %s", name, typeName(v))
-		} else if pr := checkEnum(name, s, p.Enum); pr != nil {
-			fs.addProblem(path, atValue, pr)
+		if pr := checkEnum(name, n.Text, p.Enum); pr != nil {
+			fs.addProblem(n.Pos, path, pr)
 		}
 	case ParamPatterns:
-		arr, ok := v.([]any)
-		if !ok {
-			fs.add(path, atValue, "wrong_type", "%s must be an array of RE2 patterns, got %s", name, typeName(v))
-			return
+		if len(n.Items) == 0 {
+			fs.add(n.Pos, path, "invalid_value", "%s must hold at least one pattern", name)
 		}
-		if len(arr) == 0 {
-			fs.add(path, atValue, "invalid_value", "%s must hold at least one pattern", name)
-		}
-		for i, item := range arr {
-			ip := sub(path, strconv.Itoa(i))
-			s, ok := item.(string)
-			if !ok {
-				fs.add(ip, atValue, "wrong_type", "%s must be a string, got %s", pathString(ip), typeName(item))
-				continue
-			}
-			if pr := checkPattern(s); pr != nil {
-				fs.add(ip, atValue, pr.code, "%s: %s", pathString(ip), pr.msg)
-			}
-		}
+		fs.strs(n, path, shape.AnyString, checkPattern)
 	}
 }
 
@@ -590,106 +623,87 @@ func checkPattern(s string) *problem {
 }
 
 // checkPlaceholderParams: patterns are required for syntax custom and read
-// only by custom and auto (README "EvalCase v1 fixtures").
-func checkPlaceholderParams(params map[string]any) *paramFault {
-	syntax, _ := params["syntax"].(string)
-	if syntax == "" {
-		syntax = SyntaxAuto
+// only by custom and auto (README "EvalCase v1 fixtures"). params is nil when
+// the assertion has none.
+func checkPlaceholderParams(params *frontmatter.Node) *paramFault {
+	syntax := SyntaxAuto
+	if e := params.Get("syntax"); e != nil && e.Value.Kind == frontmatter.String && e.Value.Text != "" {
+		syntax = e.Value.Text
 	}
-	_, hasPatterns := params["patterns"]
+	patterns := params.Get("patterns")
 	switch {
-	case syntax == SyntaxCustom && !hasPatterns:
-		return &paramFault{at: atEntry, code: "missing_field", msg: "placeholder_integrity with syntax custom needs params.patterns"}
-	case hasPatterns && (syntax == SyntaxPrintf || syntax == SyntaxPython || syntax == SyntaxICU):
-		return &paramFault{key: "patterns", at: atKey, code: "invalid_value", msg: fmt.Sprintf("params.patterns is read only with syntax custom or auto, not %s", syntax)}
+	case syntax == SyntaxCustom && patterns == nil:
+		return &paramFault{code: "missing_field", msg: "placeholder_integrity with syntax custom needs params.patterns"}
+	case patterns != nil && (syntax == SyntaxPrintf || syntax == SyntaxPython || syntax == SyntaxICU):
+		return &paramFault{key: patterns, code: "invalid_value", msg: fmt.Sprintf("params.patterns is read only with syntax custom or auto, not %s", syntax)}
 	}
 	return nil
 }
 
-// validateCandidate is the authoritative validation of a candidate line
-// that passed preflight; caseID is its case_id when that is a string.
-func validateCandidate(text []byte) (faults, string) {
-	obj, fs := decodeLineObject(text, `a candidate is a JSON object {"case_id", "text", "raw_response"}`)
-	if obj == nil {
-		return fs, ""
+// validateCandidate is the authoritative validation of a candidate line, the line-th of its file. It
+// returns every fault and the candidate as far as it is valid: its case_id whenever that is a string (a
+// faulty candidate still answers its case), with where that is (the zero Pos when it is not).
+func validateCandidate(text []byte, line int) (faults, candidateWire, diag.Pos) {
+	var (
+		fs    faults
+		w     candidateWire
+		idPos diag.Pos
+	)
+	root := fs.parse(text, line)
+	if root == nil {
+		return fs, w, idPos
 	}
-	for _, k := range sortedKeys(obj) {
-		if !slices.Contains(CandidateFields, k) {
-			fs.unknownKey(nil, "the candidate", k, CandidateFields)
+	if root.Kind != frontmatter.Map {
+		fs.add(root.Pos, nil, "wrong_type", `a candidate is a JSON object {"case_id", "text", "raw_response"}, got %s`, shape.Describe(root))
+		return fs, w, idPos
+	}
+	c := fs.object(root, candidateShape, nil, nil)
+	if e := root.Get("case_id"); e != nil && e.Value.Kind == frontmatter.String {
+		w.CaseID, idPos = e.Value.Text, e.Value.Pos
+	}
+	if t := c.get("text"); t != nil {
+		s := t.Text
+		w.Text = &s
+	}
+	if e := root.Get("raw_response"); e != nil {
+		switch v := e.Value; v.Kind {
+		case frontmatter.Null:
+		case frontmatter.String:
+			s := v.Text
+			w.RawResponse = &s
+		default:
+			fs.add(v.Pos, []string{"raw_response"}, "wrong_type", "raw_response must be a string or null, got %s", shape.Describe(v))
 		}
 	}
-	for _, k := range []string{"case_id", "text"} {
-		if _, ok := obj[k]; !ok {
-			fs.add(nil, atEntry, "missing_field", "the candidate has no %s (required)", k)
-		}
-	}
-	id, _ := fs.str(obj, nil, "case_id")
-	if _, ok := obj["case_id"].(string); ok && id == "" {
-		fs.add([]string{"case_id"}, atValue, "invalid_value", "case_id must not be empty")
-	}
-	fs.str(obj, nil, "text")
-	if v, ok := obj["raw_response"]; ok && v != nil {
-		if _, isStr := v.(string); !isStr {
-			fs.add([]string{"raw_response"}, atValue, "wrong_type", "raw_response must be a string or null, got %s", typeName(v))
-		}
-	}
-	return fs, id
+	return fs, w, idPos
 }
 
-// provenance validates the provenance object (contract §3.4).
-func (fs *faults) provenance(obj map[string]any) {
-	v, present := obj["provenance"]
-	if !present {
-		return
-	}
+// provenance validates the provenance object n (contract §3.4).
+func (fs *faults) provenance(n *frontmatter.Node) {
 	path := []string{"provenance"}
-	m, ok := v.(map[string]any)
-	if !ok {
-		fs.add(path, atValue, "wrong_type", "provenance must be an object {\"kind\", \"license\"}, got %s", typeName(v))
-		return
-	}
-	for _, k := range sortedKeys(m) {
-		if !slices.Contains(ProvenanceFields, k) {
-			fs.unknownKey(path, "provenance", k, ProvenanceFields)
+	p := fs.object(n, provenanceShape, path, nil)
+	if k := p.get("kind"); k != nil {
+		if pr := checkEnum("provenance.kind", k.Text, ProvenanceKinds); pr != nil {
+			fs.addProblem(k.Pos, sub(path, "kind"), pr)
 		}
 	}
-	for _, k := range []string{"kind", "license"} {
-		if _, ok := m[k]; !ok {
-			fs.add(path, atEntry, "missing_field", "provenance has no %s (required)", k)
+	if l := p.get("license"); l != nil {
+		if pr := checkLicense(l.Text); pr != nil {
+			fs.addProblem(l.Pos, sub(path, "license"), pr)
 		}
 	}
-	if s, ok := fs.str(m, path, "kind"); ok {
-		if p := checkEnum("provenance.kind", s, ProvenanceKinds); p != nil {
-			fs.addProblem(sub(path, "kind"), atValue, p)
-		}
+	if s := p.get("source"); s != nil && strings.TrimSpace(s.Text) == "" {
+		fs.add(s.Pos, sub(path, "source"), "invalid_value", "provenance.source must not be blank; leave it out when there is none")
 	}
-	if s, ok := fs.str(m, path, "license"); ok {
-		if p := checkLicense(s); p != nil {
-			fs.addProblem(sub(path, "license"), atValue, p)
-		}
-	}
-	if s, ok := fs.str(m, path, "source"); ok && strings.TrimSpace(s) == "" {
-		fs.add(sub(path, "source"), atValue, "invalid_value", "provenance.source must not be blank; leave it out when there is none")
-	}
-	fs.str(m, path, "transformation")
 }
 
-// decodeLineObject decodes one JSONL line for the authoritative validators of
-// cases and candidates: a syntax error, a duplicate key and a value that is
-// not an object are faults; obj is nil when the line holds no object.
-func decodeLineObject(text []byte, want string) (obj map[string]any, fs faults) {
-	root, err := decodeGeneric(text)
-	if err != nil {
-		fs = append(fs, fault{off: 0, code: "syntax_error", msg: "invalid JSON: " + err.Error()})
-		return nil, fs
+// valuePos is where the value of a top-level key starts in a valid line (the start of the line when it
+// has none), for the results about a line the fast path accepted, which has no positions: duplicate_id,
+// unknown_case, duplicate_candidate. The line is parsed for it, as rarely as those results are.
+func valuePos(text []byte, line int, key string) diag.Pos {
+	root, _ := frontmatter.ParseJSON(text, line)
+	if e := root.Get(key); e != nil {
+		return e.Value.Pos
 	}
-	if key, off, dup := dupKey(text); dup {
-		fs = append(fs, fault{off: off, code: "duplicate_key", msg: fmt.Sprintf("duplicate key %s: encoding/json would keep the later value", quote(key))})
-	}
-	obj, ok := root.(map[string]any)
-	if !ok {
-		fs.add(nil, atValue, "wrong_type", "%s, got %s", want, typeName(root))
-		return nil, fs
-	}
-	return obj, fs
+	return diag.Pos{Line: line, Col: 1}
 }

@@ -3,6 +3,7 @@ package evalcase
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -38,18 +39,16 @@ func assertion(name, params string) string {
 	return `[{"name": "` + name + `", "severity": "hard", "params": ` + params + `}]`
 }
 
-// lineFaults runs the whole validation of one case line, as pass 1 does.
-func lineFaults(line string) faults {
-	if f := preflight([]byte(line)); f != nil {
-		return faults{*f}
-	}
-	fs, _ := validateCase([]byte(line))
-	return fs
+// lineFaults runs the authoritative validation of one case line, as pass 1 does for a line the fast path
+// doubts.
+func lineFaults(line string) []fault {
+	fs, _ := validateCase([]byte(line), 1)
+	return fs.list
 }
 
 type wantFault struct {
 	code string
-	key  string // the fault's path, as pathString writes it
+	key  string // the fault's key: its path, as pathString writes it
 	msg  string // a part of the message; "" for any
 }
 
@@ -218,8 +217,8 @@ func TestSchema(t *testing.T) {
 			}
 			for i, w := range tt.want {
 				g := got[i]
-				if g.code != w.code || pathString(g.path) != w.key || !strings.Contains(g.msg, w.msg) {
-					t.Errorf("fault %d = %s %q %q, want %s %q containing %q", i, g.code, pathString(g.path), g.msg, w.code, w.key, w.msg)
+				if g.code != w.code || g.key != w.key || !strings.Contains(g.msg, w.msg) {
+					t.Errorf("fault %d = %s %q %q, want %s %q containing %q", i, g.code, g.key, g.msg, w.code, w.key, w.msg)
 				}
 			}
 			// The fast path accepts exactly the valid lines it can decode
@@ -240,10 +239,10 @@ func withoutTokens(assertions string) string {
 	return string(b)
 }
 
-func dumpFaults(fs faults) string {
+func dumpFaults(fs []fault) string {
 	var b strings.Builder
 	for _, f := range fs {
-		b.WriteString("  " + f.code + " " + pathString(f.path) + ": " + f.msg + "\n")
+		b.WriteString("  " + f.pos.String() + " " + f.code + " " + f.key + ": " + f.msg + "\n")
 	}
 	return b.String()
 }
@@ -281,13 +280,9 @@ func TestCandidateSchema(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []string
-		if f := preflight([]byte(tt.line)); f != nil {
-			got = []string{f.code}
-		} else {
-			fs, _ := validateCandidate([]byte(tt.line))
-			for _, f := range fs {
-				got = append(got, f.code)
-			}
+		fs, _, _ := validateCandidate([]byte(tt.line), 1)
+		for _, f := range fs.list {
+			got = append(got, f.code)
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("%s: codes %q, want %q", tt.line, got, tt.want)
@@ -296,4 +291,67 @@ func TestCandidateSchema(t *testing.T) {
 			t.Errorf("%s: fast path ok=%v", tt.line, ok)
 		}
 	}
+}
+
+// TestFaultPositions pins where the authoritative validation puts faults: at the node frontmatter.ParseJSON
+// gives each of them, on the line's own number (here 3), in code points.
+func TestFaultPositions(t *testing.T) {
+	deep := `{"context": ` + strings.Repeat("[", 1000) + strings.Repeat("]", 1000) + `}`
+	tests := []struct {
+		name, line string
+		candidate  bool
+		want       []string // "col code key"
+	}{
+		{name: "a value", candidate: true, line: `{"case_id": "a.b", "text": 3}`, want: []string{"28 wrong_type text"}},
+		{name: "after wide characters", candidate: true, line: `{"case_id": "日本.語", "text": 3}`, want: []string{"29 wrong_type text"}},
+		{name: "an unknown key", candidate: true, line: `{"case_id": "a.b", "text": "x", "model": 1}`, want: []string{"33 unknown_key model"}},
+		{name: "a missing field", candidate: true, line: `  {"case_id": "a.b"}`, want: []string{"3 missing_field "}},
+		// After a duplicate key the first entry counts, and the fault about its value is at that value. The
+		// parser's problems come first.
+		{name: "a duplicate key", candidate: true, line: `{"case_id": "a.b", "text": 3, "text": "x"}`, want: []string{"31 duplicate_key ", "28 wrong_type text"}},
+		// A duplicate key before a syntax error is reported too; parsing stops at the syntax error.
+		{name: "duplicate then broken", candidate: true, line: `{"text": "x", "text": "y", "case_id": }`, want: []string{"15 duplicate_key ", "39 syntax_error "}},
+		// A leading zero is pointed at, not the digit after it.
+		{name: "leading zero", candidate: true, line: `{"case_id": 01}`, want: []string{"13 syntax_error "}},
+		// A text that ends inside a literal is pointed at its end, after its last character.
+		{name: "truncated literal", candidate: true, line: `{"case_id": "a.b", "text": "x", "raw_response": nul`, want: []string{"52 syntax_error "}},
+		// The first fault in the text: a syntax error before invalid UTF-8 is the syntax error.
+		{name: "syntax before invalid UTF-8", candidate: true, line: `{"case_id" "a.b", "text": "` + "\xff" + `"}`, want: []string{"12 syntax_error "}},
+		{name: "invalid UTF-8", candidate: true, line: `{"case_id": "a.b", "text": "x` + "\xff" + `"}`, want: []string{"30 invalid_utf8 "}},
+		// The 1,000th "[" is level 1,001 (the root is level 1).
+		{name: "nesting deeper than 1000 levels", line: deep, want: []string{"1012 syntax_error "}},
+		{name: "a param's key", line: withFieldLine(assertion("number_fidelity", `{"locale": "de"}`)), want: []string{"283 unknown_key assertions[0].params.locale"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := []byte(tt.line)
+			var fs faults
+			if tt.candidate {
+				fs, _, _ = validateCandidate(text, 3)
+			} else {
+				fs, _ = validateCase(text, 3)
+			}
+			var got []string
+			for _, f := range fs.list {
+				if f.pos.Line != 3 {
+					t.Errorf("%s at line %d, want 3", f.code, f.pos.Line)
+				}
+				got = append(got, strconv.Itoa(f.pos.Col)+" "+f.code+" "+f.key)
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s\ngot  %q\nwant %q", tt.line, got, tt.want)
+			}
+			if _, ok := fastCase(text); ok {
+				t.Errorf("the fast path accepts a faulty case line")
+			}
+			if _, ok := fastCandidate(text); ok {
+				t.Errorf("the fast path accepts a faulty candidate line")
+			}
+		})
+	}
+}
+
+// withFieldLine is baseCase with its assertions replaced.
+func withFieldLine(assertions string) string {
+	return strings.Replace(baseCase, `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf", "allow_reorder": true}}]`, assertions, 1)
 }

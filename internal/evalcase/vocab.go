@@ -1,5 +1,7 @@
 package evalcase
 
+import "github.com/evalgate/evalgate/internal/frontmatter"
+
 // Assertion documents one name of the v1 assertion vocabulary (contract §4)
 // and how evalgate runs it. Vocabulary is the one registry: validation,
 // the runner and README read it; nothing registers itself.
@@ -11,8 +13,9 @@ type Assertion struct {
 	// the first applicable one becomes the result's code (README "EvalCase v1 fixtures").
 	Codes []string
 	// check validates params beyond each one's own rule (a param required
-	// or forbidden by another's value); it may be nil.
-	check func(params map[string]any) *paramFault
+	// or forbidden by another's value); params is nil when the assertion has
+	// none. It may be nil.
+	check func(params *frontmatter.Node) *paramFault
 	run   func(in *input, params []byte) verdict
 }
 
@@ -122,6 +125,16 @@ func lookupAssertion(name string) *Assertion {
 	for i := range Vocabulary {
 		if Vocabulary[i].Name == name {
 			return &Vocabulary[i]
+		}
+	}
+	return nil
+}
+
+// param returns a's parameter named name, or nil.
+func (a *Assertion) param(name string) *Param {
+	for i := range a.Params {
+		if a.Params[i].Name == name {
+			return &a.Params[i]
 		}
 	}
 	return nil
