@@ -212,7 +212,8 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		if first >= 0 {
 			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
-				Message: fmt.Sprintf("duplicate key %q; the first is at line %d", key, n.Entries[first].KeyPos.Line)})
+				Message: fmt.Sprintf("duplicate key %s; the first is at line %d, column %d", quoteKey(key),
+					n.Entries[first].KeyPos.Line, n.Entries[first].KeyPos.Col)})
 			if p.dup != nil {
 				p.dup(key, p.path, kpos)
 			}

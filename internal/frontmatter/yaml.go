@@ -460,7 +460,7 @@ func (c *yamlConv) collection(y *yaml.Node, pos diag.Pos, depth int) *Node {
 			}
 		}
 		if first >= 0 {
-			c.probs.add(kpos, "duplicate_key", "duplicate key %q; the first is at line %d", k.Value, n.Entries[first].KeyPos.Line)
+			c.probs.add(kpos, "duplicate_key", "duplicate key %s; the first is at line %d", quoteKey(k.Value), n.Entries[first].KeyPos.Line)
 			continue
 		}
 		n.Entries = append(n.Entries, Entry{Key: k.Value, KeyPos: kpos, Value: c.node(y.Content[i+1], depth)})
@@ -508,4 +508,13 @@ func (c *yamlConv) scalar(y *yaml.Node, pos diag.Pos) *Node {
 	}
 	resolvePlain(y.Value, n)
 	return n
+}
+
+// quoteKey quotes a key for a message, cut to 60 code points: a key may be megabytes long.
+func quoteKey(k string) string {
+	const limit = 60
+	if utf8.RuneCountInString(k) > limit {
+		k = string([]rune(k)[:limit]) + "…"
+	}
+	return strconv.Quote(k)
 }
