@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -390,24 +389,10 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		}
 		checked = append(checked, e.Contract)
 		r.rep.Seen.Contracts++
-		r.rep.Results = append(r.rep.Results, r.checkJev(ctx, e, readAnswers)...)
+		r.rep.Results = append(r.rep.Results, jev.Check(ctx, r.root, e, readAnswers)...) // a panic there is its internal_error
 	}
 	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0
 	r.rep.Scope.Files = append(r.rep.Scope.Files, checked...)
 	slices.Sort(r.rep.Scope.Files)
 	r.rep.Scope.Files = slices.Compact(r.rep.Scope.Files)
-}
-
-// checkJev runs one jev entry; a panic becomes its internal_error.
-func (r *run) checkJev(ctx context.Context, e jev.Entry, readReplays bool) (out []diag.Result) {
-	defer func() {
-		if v := recover(); v != nil {
-			out = []diag.Result{{
-				Source: diag.SourceJev, File: e.Contract, Check: diag.CheckDefinition, Outcome: diag.Error,
-				Code: "internal_error", Message: fmt.Sprintf("internal error: %v", v),
-				Evidence: map[string]any{"stack": string(debug.Stack())},
-			}}
-		}
-	}()
-	return jev.Check(ctx, r.root, e, readReplays)
 }
