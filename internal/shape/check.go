@@ -205,7 +205,7 @@ func (k *Checker) list(n *frontmatter.Node, t *Type, what string) bool {
 	return ok
 }
 
-// Object checks that n is a mapping of o's shape: every key a field (or, for an open object, of o.Keys),
+// Object checks that n is a mapping of o's shape: every key a field,
 // every value of its field's Type, every required field present, every rule kept. each, when not nil, is
 // called for every entry that is a field, in source order, with whether its value passed, so that the caller
 // reads what is valid; a nil n (an absent optional mapping) passes.
@@ -227,14 +227,7 @@ func (k *Checker) Object(n *frontmatter.Node, o *Object, what string, each func(
 		e := &n.Entries[i]
 		f := o.Field(e.Key)
 		if f == nil {
-			if !o.Open {
-				k.Fault(e.KeyPos, "unknown_key", "%s", UnknownKey(e.Key, where, o))
-				continue
-			}
-			if o.Keys != nil && !k.Value(&frontmatter.Node{Kind: frontmatter.String, Text: e.Key, Pos: e.KeyPos}, o.Keys, what+": the key "+Quote(e.Key)) {
-				continue
-			}
-			k.Value(e.Value, o.Values, Child(what, e.Key))
+			k.Fault(e.KeyPos, "unknown_key", "%s", UnknownKey(e.Key, where, o))
 			continue
 		}
 		ok := k.Value(e.Value, f.Type, Child(what, e.Key))

@@ -74,7 +74,7 @@ func (t *Type) JSONSchema() map[string]any {
 	return s
 }
 
-// JSONSchema renders o's properties, required keys, additional keys and rules as the members of a JSON
+// JSONSchema renders o's properties, required keys, closedness and rules as the members of a JSON
 // Schema object (without "type").
 func (o *Object) JSONSchema() map[string]any {
 	s := map[string]any{}
@@ -92,16 +92,10 @@ func (o *Object) JSONSchema() map[string]any {
 			s["required"] = required
 		}
 	}
-	switch {
-	case !o.Open && len(o.Fields) == 0:
+	if len(o.Fields) == 0 {
 		s["maxProperties"] = 0
-	case !o.Open:
+	} else {
 		s["additionalProperties"] = false
-	case o.Values != nil:
-		s["additionalProperties"] = o.Values.JSONSchema()
-	}
-	if o.Keys != nil {
-		s["propertyNames"] = o.Keys.JSONSchema()
 	}
 	var allOf []any
 	for _, r := range o.Rules {

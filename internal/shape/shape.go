@@ -78,17 +78,12 @@ type Field struct {
 	Missing string
 }
 
-// Object is the shape of a mapping.
+// Object is the shape of a mapping: closed, its keys are its fields.
 type Object struct {
 	// Name is what messages call the object when the checker is given no name for it (the top level of a
 	// document: "the config").
 	Name   string
 	Fields []Field
-	// Open allows keys that are not fields; Values, when set, is the Type of every such key's value.
-	Open   bool
-	Values *Type
-	// Keys, when set, is the Type of every key that is not a field (a String pattern, an enum).
-	Keys *Type
 	// Rules are the constraints between keys, checked when the keys they name are well-typed.
 	Rules []Rule
 	// Hint follows an unknown-key fault ("a companion target takes source: file and path").
@@ -148,6 +143,4 @@ var (
 	NonEmptyString = &Type{Kind: String, NonEmpty: true}
 	Boolean        = &Type{Kind: Bool}
 	AnyMap         = &Type{Kind: Map}
-	// Count is an integer of 0 or more.
-	Count = &Type{Kind: Int, Min: Ptr(0)}
 )
