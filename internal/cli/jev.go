@@ -1,20 +1,17 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/engine"
 	"github.com/evalgate/evalgate/internal/jev"
-	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -94,162 +91,53 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	case *format != string(report.FormatText) && *format != string(report.FormatJSON):
 		return usageErr(stderr, "--format: unknown format %q (want text or json)", *format)
 	}
-	j := &jevRun{stdout: stdout, stderr: stderr, json: *format == string(report.FormatJSON), start: time.Now()}
-	contractFile := filepath.ToSlash(pos[0])
-	j.files = []string{contractFile, filepath.ToSlash(*answers)}
-	if *from != "" {
-		j.files = append(j.files, filepath.ToSlash(*from))
-	}
-
-	text, code := j.read(pos[0], !strings.EqualFold(filepath.Ext(pos[0]), ".jsonl"), false)
-	if code >= 0 {
-		return code
-	}
-	c, faults := jev.LoadContract(contractFile, text, jev.Options{
-		CandidateModel: *candidate, BaselineModel: *baseline, AllowUnpinned: *allow,
-	})
-	if len(faults) > 0 {
-		return j.invalid(faults)
-	}
-	if c.Overridden() {
-		fmt.Fprintln(stderr, report.Notice(fmt.Sprintf("--baseline-model %s overrides the contract's baseline_model %s",
-			report.OneLine(c.BaselineModel), report.OneLine(c.ContractBaselineModel))))
-	}
-	if mp := c.ModelProblems(); len(mp) > 0 {
-		for _, p := range mp {
-			fmt.Fprintln(stderr, report.Line(fmt.Sprintf("evalgate: --%s: %s", p.Option, report.OneLine(p.Message))))
-		}
-		return exitUsage
-	}
-	// Every fault of both replays and of the run is reported together.
-	cand, faults, code := j.replay(*answers)
-	if code >= 0 {
-		return code
-	}
-	var base *jev.Replay
-	if *from != "" {
-		var bf []diag.Result
-		base, bf, code = j.replay(*from)
-		if code >= 0 {
-			return code
-		}
-		faults = append(faults, bf...)
-	}
-	if cand == nil || (*from != "" && base == nil) {
-		return j.invalid(faults)
-	}
-	var rep *jev.Report
-	var rf []diag.Result
-	if base != nil {
-		rep, rf = jev.Compare(c, base, cand)
-	} else {
-		rep, rf = jev.Eval(c, cand)
-	}
-	if faults = append(faults, rf...); len(faults) > 0 {
-		return j.invalid(faults)
-	}
-	if j.json {
-		if err := j.writeJSON(rep.Results()); err != nil {
-			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return exitInternal
-		}
-	} else if err := writeJevSummary(stdout, rep); err != nil {
+	dir, err := os.Getwd()
+	if err != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 		return exitInternal
 	}
-	if rep.Breaking() {
-		return exitBlocking
+	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: exit 3
+	defer stopper.stop()
+	rep, err := engine.Run(ctx, engine.Options{
+		Mode: engine.ModeJev, Dir: dir, FailOn: diag.SeverityError, Version: versionString(),
+		Jev: &jev.Entry{
+			Contract: filepath.ToSlash(pos[0]), Answers: filepath.ToSlash(*answers), From: filepath.ToSlash(*from),
+			CandidateModel: *candidate, BaselineModel: *baseline, AllowUnpinned: *allow,
+		},
+		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
+	})
+	if errors.Is(err, engine.ErrJevInvalid) {
+		return jevInvalid(rep, *format, stdout, stderr)
 	}
-	return exitOK
+	code, done := runStatus(rep, err, stderr)
+	if done {
+		return code
+	}
+	write := report.WriteJevSummary
+	if *format == string(report.FormatJSON) {
+		write = report.WriteJSON
+	}
+	if err := write(stdout, rep); err != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+		return exitInternal
+	}
+	return stopper.exit(stderr, code)
 }
 
-// jevRun is one `evalgate jev` run's output.
-type jevRun struct {
-	stdout, stderr io.Writer
-	json           bool
-	files          []string
-	start          time.Time // the report's wall time runs from here
-}
-
-// read reads a file named on the command line; a JSON file (whole) over
-// jev.MaxJSON is too_large and is not read. code is -1 when the text was
-// read, else the exit status, the error written.
-func (j *jevRun) read(name string, whole, isReplay bool) ([]byte, int) {
-	fi, err := os.Stat(name)
-	if err == nil && fi.IsDir() {
-		err = errors.New("is a directory")
-	}
-	if err == nil && whole && fi.Size() > jev.MaxJSON {
-		msg := fmt.Sprintf("the file is larger than %d MiB and is not read", jev.MaxJSON>>20)
-		r := diag.Result{Source: diag.SourceJev, File: filepath.ToSlash(name), Pos: diag.Pos{Line: 1}, Check: diag.CheckDefinition,
-			Outcome: diag.Fail, Code: "too_large", Message: msg}
-		if isReplay {
-			r.Check, r.Outcome, r.Code = jev.CheckReplay, diag.Error, "replay_invalid"
-		}
-		return nil, j.invalid([]diag.Result{r})
-	}
-	var text []byte
-	if err == nil {
-		// Only a regular file, and never past its limit: /dev/zero would never end.
-		limit := int64(jev.MaxJSONL)
-		if whole {
-			limit = jev.MaxJSON
-		}
-		text, err = repofs.ReadFile(name, limit)
-	}
-	if err != nil {
-		var pe *fs.PathError
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			err = errors.New("no such file")
-		case errors.As(err, &pe):
-			err = pe.Err
-		}
-		return nil, usageErr(j.stderr, "%s: %v", name, err)
-	}
-	return text, -1
-}
-
-// replay reads and loads a replay file: the replay (nil when it is not
-// one) and its faults. code is -1 unless the file could not be read.
-func (j *jevRun) replay(name string) (*jev.Replay, []diag.Result, int) {
-	text, code := j.read(name, true, true)
-	if code >= 0 {
-		return nil, nil, code
-	}
-	r, faults := jev.LoadReplay(filepath.ToSlash(name), text)
-	return r, faults, -1
-}
-
-// invalid reports the faults of an invalid contract or replay: one line each
-// on stderr (file:line:col: message [code]), and the JSON report under
+// jevInvalid reports the faults of an invalid contract or replay: one line
+// each on stderr (file:line:col: message [code]), and the JSON report under
 // --format json. It returns exit status 2 (README "Exit statuses").
-func (j *jevRun) invalid(faults []diag.Result) int {
-	diag.Sort(faults)
-	for i := range faults {
-		f := &faults[i]
-		fmt.Fprintln(j.stderr, report.Line(fmt.Sprintf("%s: %s [%s]",
+func jevInvalid(rep *report.Report, format string, stdout, stderr io.Writer) int {
+	for i := range rep.Results {
+		f := &rep.Results[i]
+		fmt.Fprintln(stderr, report.Line(fmt.Sprintf("%s: %s [%s]",
 			report.OneLine(f.Location()), report.OneLine(f.Message), report.OneLine(f.Code))))
 	}
-	if j.json {
-		if err := j.writeJSON(faults); err != nil {
-			fmt.Fprintf(j.stderr, "evalgate: %s\n", report.Line(err.Error()))
+	if format == string(report.FormatJSON) {
+		if err := report.WriteJSON(stdout, rep); err != nil {
+			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
 			return exitInternal
 		}
 	}
 	return exitUsage
-}
-
-// writeJSON writes the JSON report of README "Results, outcomes and blocking" with the results; every
-// fail and error blocks (all have severity error).
-func (j *jevRun) writeJSON(results []diag.Result) error {
-	files := slices.Clone(j.files)
-	slices.Sort(files)
-	rep := &report.Report{
-		Tool:    report.Tool{Name: "evalgate", Version: versionString()},
-		Scope:   report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)},
-		Results: results,
-	}
-	rep.Finish(diag.SeverityError, j.start)
-	return report.WriteJSON(j.stdout, rep)
 }

@@ -12,8 +12,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -21,6 +23,8 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/jev"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 )
 
@@ -31,6 +35,7 @@ const (
 	ModeCheck    Mode = iota // validate and grade
 	ModeValidate             // validate only; run nothing
 	ModeCases                // `evalgate cases`: EvalCase fixtures and their candidates only
+	ModeJev                  // `evalgate jev`: one contract and its replays, named by Options.Jev
 )
 
 // FailOnNone is the --fail-on value under which nothing blocks.
@@ -44,9 +49,12 @@ type Options struct {
 	Paths      []string // PATH arguments as given (relative to Dir)
 	// Fixtures and Candidates are the FIXTURE arguments and --candidates files of ModeCases, as given.
 	Fixtures, Candidates []string
-	All                  bool   // --all
-	Base                 string // --base REF; "" when not given
-	Jobs                 int    // --jobs; < 1 means the number of CPUs
+	// Jev is the contract and replays of ModeJev, named as given (relative
+	// to Dir), with the models and the opt-in of the command line.
+	Jev  *jev.Entry
+	All  bool   // --all
+	Base string // --base REF; "" when not given
+	Jobs int    // --jobs; < 1 means the number of CPUs
 	// FailOn is the least severity of a fail that blocks, or FailOnNone.
 	FailOn         diag.Severity
 	AllowUntrusted bool     // --allow-untrusted-commands
@@ -114,6 +122,9 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	r, err := newRun(opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Mode == ModeJev {
+		return r.jev(ctx)
 	}
 	cfg, cfgResults, err := r.loadConfig()
 	if err != nil {
@@ -214,6 +225,11 @@ const pageChunk = 512
 // nothing was graded (README "Configuration").
 var ErrConfigInvalid = errors.New("the config is invalid; nothing was checked")
 
+// ErrJevInvalid is returned with a report holding the faults of the
+// contract or a replay of ModeJev: nothing was evaluated (exit 2, as the
+// jevcheck spec says).
+var ErrJevInvalid = errors.New("the contract or a replay is invalid; nothing was evaluated")
+
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")
 
@@ -272,4 +288,68 @@ func (r *run) cases(ctx context.Context) (*report.Report, error) {
 	r.checkFixtures(ctx, fx, r.inScope)
 	r.finish()
 	return r.rep, nil
+}
+
+// jev is `evalgate jev` (README "jevcheck v0.1 contracts"): the contract and
+// replays of Options.Jev, read where they are named (the user named each file,
+// as to jevcheck; no config is read), evaluated as a config entry is. A file
+// that cannot be read is a usage error, a floating model without an opt-in
+// too; an invalid contract or replay is ErrJevInvalid with the faults.
+func (r *run) jev(ctx context.Context) (*report.Report, error) {
+	e := *r.opts.Jev
+	var unreadable error
+	read := func(name string, whole bool) ([]byte, error) {
+		text, err := repofs.ReadFile(filepath.Join(r.opts.Dir, filepath.FromSlash(name)), jev.ReadLimit(whole))
+		if err != nil && !errors.Is(err, repofs.ErrTooLarge) && unreadable == nil {
+			unreadable = usagef("%s: %s", name, repofs.Reason(err))
+		}
+		return text, err
+	}
+	o := jev.Evaluate(ctx, e, read, true)
+	if unreadable != nil {
+		return nil, unreadable
+	}
+	if c := o.Contract; c != nil && c.Overridden() {
+		r.opts.Notice(fmt.Sprintf("evalgate: --baseline-model %s overrides the contract's baseline_model %s",
+			c.BaselineModel, c.ContractBaselineModel))
+	}
+	if len(o.Models) > 0 {
+		msgs := make([]string, len(o.Models))
+		for i, p := range o.Models {
+			msgs[i] = "--" + p.Option + ": " + p.Message
+		}
+		return nil, usagef("%s", strings.Join(msgs, "; "))
+	}
+	files := []string{e.Contract, e.Answers}
+	if e.From != "" {
+		files = append(files, e.From)
+	}
+	slices.Sort(files)
+	r.rep.Scope = report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)}
+	r.rep.Seen.Contracts = 1
+	r.rep.Results = o.Faults
+	if len(o.Faults) == 0 && o.Report != nil {
+		r.rep.Results, r.rep.Jev = o.Report.Results(), jevSummary(o.Report)
+	}
+	r.finish()
+	if o.Invalid() {
+		return r.rep, ErrJevInvalid
+	}
+	return r.rep, nil
+}
+
+// jevSummary flattens an evaluation into what its summary shows.
+func jevSummary(j *jev.Report) *report.JevSummary {
+	s := &report.JevSummary{
+		Mode: j.Mode, Title: j.Title, Baseline: j.Baseline, Candidate: j.Candidate,
+		Cases: len(j.Cases), Unchanged: j.Unchanged, Regressions: j.Regressions, Flips: j.Flips,
+	}
+	for _, c := range j.Cases {
+		for _, f := range c.Fields {
+			if f.Outcome != jev.Unchanged {
+				s.Changes = append(s.Changes, report.JevChange{Case: c.ID, Field: f.Field, Detail: f.Detail, Label: f.Outcome.Label()})
+			}
+		}
+	}
+	return s
 }

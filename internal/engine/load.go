@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -147,7 +146,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		ps.page = &docmeta.Page{HasEvals: true}
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + readError(err),
+			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + repofs.Reason(err),
 		})
 		return ps
 	}
@@ -246,19 +245,6 @@ func (r *run) readHead(rel string) ([]byte, bool) {
 	}
 	src, err := repofs.ReadFile(abs, frontmatter.MaxSize+64)
 	return src, err == nil || errors.Is(err, repofs.ErrTooLarge)
-}
-
-// readError words a failed read for a message: what the file is instead of a
-// regular file, else the system's reason, without the absolute path.
-func readError(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	if errors.Is(err, repofs.ErrNotRegular) {
-		return "it " + err.Error() + "; only regular files are read"
-	}
-	return err.Error()
 }
 
 func (r *run) loadConfig() (*config.Config, []diag.Result, error) {

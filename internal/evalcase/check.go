@@ -203,22 +203,13 @@ func (c *checker) open(rel string, inScope bool) (*os.File, string) {
 	}
 	real, err := filepath.EvalSymlinks(full)
 	if err != nil {
-		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
+		return fail("target_unreadable", "cannot read "+rel+": "+repofs.Reason(err))
 	}
 	f, _, err := repofs.Open(real)
 	if err != nil {
-		return fail("target_unreadable", "cannot read "+rel+": "+errText(err))
+		return fail("target_unreadable", "cannot read "+rel+": "+repofs.Reason(err))
 	}
 	return f, real
-}
-
-// errText is an error without the path os puts in front of it.
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }
 
 // checkEvery is how many lines pass between two looks at the context.
@@ -247,7 +238,7 @@ func (c *checker) indexFixture(ctx context.Context, fi int) error {
 	if err := lr.Err(); err != nil && inScope {
 		c.emit(diag.Result{
 			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + errText(err),
+			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + repofs.Reason(err),
 		})
 	}
 	return nil
@@ -387,7 +378,7 @@ func (c *checker) candidatesFile(ctx context.Context, rel string) error {
 	if err := lr.Err(); err != nil && inScope {
 		c.emit(diag.Result{
 			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + errText(err),
+			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + repofs.Reason(err),
 		})
 	}
 	return nil

@@ -266,7 +266,7 @@ func TestCheckOutsideRepoAndUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	diag.Sort(rs)
-	want := `cases/gone.jsonl: error: definition: cannot read cases/gone.jsonl: no such file or directory [target_unreadable]
+	want := `cases/gone.jsonl: error: definition: cannot read cases/gone.jsonl: no such file [target_unreadable]
 cases/link.jsonl: error: definition: cases/link.jsonl leaves the repository; it is not read [target_outside_repo]
 `
 	if got := textLines(rs); got != want {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"runtime/debug"
 
@@ -28,130 +27,153 @@ type Entry struct {
 	Notice func(string)
 }
 
-// Check validates the contract and, when readReplays and Answers is set, runs
-// eval (or compare when From is set) and returns results: contract faults
-// fail with check "definition" (Source jev); replay faults error
-// (replay_invalid, model_mismatch, replay_missing_case) at the replay line
-// (line 1 for a missing case); flips (answer_flip) and regressions
-// (confidence_regression) fail with severity error, Check = the question
-// field, CaseID = the case id, at the field's key in `expect` of the
-// contract; unchanged fields pass (code ok). A panic becomes an
-// internal_error result, never a crash.
-func Check(ctx context.Context, root string, e Entry, readReplays bool) (out []diag.Result) {
+// A ReadFunc reads a file an entry names, whole as JSON (at most MaxJSON
+// bytes) or as JSONL (MaxJSONL): a [repofs.ErrTooLarge] error becomes the
+// file's too_large fault, an error of [repofs.Within] its
+// target_outside_repo, any other its target_unreadable.
+type ReadFunc func(name string, whole bool) ([]byte, error)
+
+// RepoReader reads the repository's files: each must stay inside root after
+// following symlinks and outside .git, and be a regular file.
+func RepoReader(root string) ReadFunc {
+	return func(rel string, whole bool) ([]byte, error) {
+		full, err := repofs.Within(root, root, filepath.FromSlash(rel))
+		if err != nil {
+			return nil, err
+		}
+		return repofs.ReadFile(full, ReadLimit(whole))
+	}
+}
+
+// ReadLimit is how much of a file is read: MaxJSON when whole, else MaxJSONL.
+func ReadLimit(whole bool) int64 {
+	if whole {
+		return MaxJSON
+	}
+	return MaxJSONL
+}
+
+// Evaluation is what [Evaluate] found.
+type Evaluation struct {
+	Contract *Contract // nil when the contract did not load
+	// Models are the faults of the entry's own models (a floating
+	// candidate-model without an opt-in): no replay was read.
+	Models []ModelProblem
+	// Faults are the contract's or the replays' faults, or the run's
+	// internal_error: nothing they concern was evaluated.
+	Faults []diag.Result
+	Report *Report // nil unless the replays were evaluated
+}
+
+// Invalid reports whether the contract or a replay was invalid, or an entry's
+// model: `evalgate jev` exits 2 (README "Exit statuses").
+func (o *Evaluation) Invalid() bool { return len(o.Faults) > 0 || len(o.Models) > 0 }
+
+// Evaluate validates the entry's contract and, when evalReplays and Answers
+// is set, runs eval (or compare when From is set). Contract faults fail with
+// check "definition"; replay faults error (replay_invalid, model_mismatch,
+// replay_missing_case) at the replay line (line 1 for a missing case). A
+// panic becomes an internal_error fault, never a crash.
+func Evaluate(ctx context.Context, e Entry, read ReadFunc, evalReplays bool) (o Evaluation) {
 	defer func() {
 		if v := recover(); v != nil {
-			out = []diag.Result{{
+			o = Evaluation{Faults: []diag.Result{{
 				Source: diag.SourceJev, File: e.Contract, Check: diag.CheckDefinition, Outcome: diag.Error,
 				Code: "internal_error", Message: fmt.Sprintf("internal error: %v", v),
 				Evidence: map[string]any{"stack": string(debug.Stack())},
-			}}
+			}}}
 		}
 	}()
-	text, res := readRepoFile(root, e.Contract, !jsonlFile(e.Contract))
-	if res != nil {
-		res.Check, res.File = diag.CheckDefinition, e.Contract
-		return []diag.Result{*res}
+	text, err := read(e.Contract, !jsonlFile(e.Contract))
+	if err != nil {
+		f := readFault(e.Contract, err, ReadLimit(!jsonlFile(e.Contract)))
+		f.File = e.Contract
+		return Evaluation{Faults: []diag.Result{f}}
 	}
 	c, faults := LoadContract(e.Contract, text, Options{
 		CandidateModel: e.CandidateModel, BaselineModel: e.BaselineModel, AllowUnpinned: e.AllowUnpinned,
 	})
 	if len(faults) > 0 {
-		return faults
+		return Evaluation{Faults: faults}
 	}
-	if c.Overridden() && e.Notice != nil {
-		e.Notice(fmt.Sprintf("evalgate: %s: baseline-model %s overrides the contract's baseline_model %s",
-			e.Contract, c.BaselineModel, c.ContractBaselineModel))
+	o.Contract = c
+	if o.Models = c.ModelProblems(); len(o.Models) > 0 || !evalReplays || e.Answers == "" || ctx.Err() != nil {
+		return o
 	}
-	if mp := c.ModelProblems(); len(mp) > 0 {
-		for _, p := range mp {
-			r := definition("invalid_value", "jev entry: "+p.Option+": "+p.Message)
-			r.File = e.Contract
-			if e.ConfigFile != "" {
-				r.Source, r.File, r.Pos = diag.SourceConfig, e.ConfigFile, e.Pos
-			}
-			out = append(out, r)
-		}
-		return out
-	}
-	if !readReplays || e.Answers == "" || ctx.Err() != nil {
-		return nil
-	}
-	candidate, faults := loadReplayFile(root, e.Answers)
-	out = append(out, faults...)
+	candidate, faults := loadReplay(e.Answers, read)
+	o.Faults = faults
 	var baseline *Replay
 	if e.From != "" {
 		var bf []diag.Result
-		baseline, bf = loadReplayFile(root, e.From)
-		out = append(out, bf...)
+		baseline, bf = loadReplay(e.From, read)
+		o.Faults = append(o.Faults, bf...)
 	}
 	if candidate == nil || (e.From != "" && baseline == nil) {
-		return out
+		return o
 	}
-	var rep *Report
 	if baseline != nil {
-		rep, faults = Compare(c, baseline, candidate)
+		o.Report, faults = Compare(c, baseline, candidate)
 	} else {
-		rep, faults = Eval(c, candidate)
+		o.Report, faults = Eval(c, candidate)
 	}
-	out = append(out, faults...)
-	return append(out, rep.Results()...)
+	o.Faults = append(o.Faults, faults...)
+	return o
 }
 
-// loadReplayFile reads and loads a replay of the repository.
-func loadReplayFile(root, rel string) (*Replay, []diag.Result) {
-	text, res := readRepoFile(root, rel, true)
-	if res != nil {
-		r := replayFault("replay_invalid", res.Message)
-		r.File, r.Pos = rel, res.Pos
+// Check is [Evaluate] for an entry of the config, reading the repository's
+// files, as results: the outcome's faults, the entry's model faults (at the
+// entry in the config, or the contract without ConfigFile), and the report's
+// results: flips (answer_flip) and regressions (confidence_regression) fail
+// with severity error, Check = the question field, CaseID = the case id, at
+// the field's key in `expect` of the contract; unchanged fields pass (code
+// ok). A baseline-model that overrides the contract's says so to Notice.
+func Check(ctx context.Context, root string, e Entry, readReplays bool) []diag.Result {
+	o := Evaluate(ctx, e, RepoReader(root), readReplays)
+	if o.Contract != nil && o.Contract.Overridden() && e.Notice != nil {
+		e.Notice(fmt.Sprintf("evalgate: %s: baseline-model %s overrides the contract's baseline_model %s",
+			e.Contract, o.Contract.BaselineModel, o.Contract.ContractBaselineModel))
+	}
+	out := o.Faults
+	for _, p := range o.Models {
+		r := definition("invalid_value", "jev entry: "+p.Option+": "+p.Message)
+		r.File = e.Contract
+		if e.ConfigFile != "" {
+			r.Source, r.File, r.Pos = diag.SourceConfig, e.ConfigFile, e.Pos
+		}
+		out = append(out, r)
+	}
+	if o.Report != nil {
+		out = append(out, o.Report.Results()...)
+	}
+	return out
+}
+
+// loadReplay reads and loads a replay: the replay (nil when it is not one)
+// and its faults.
+func loadReplay(name string, read ReadFunc) (*Replay, []diag.Result) {
+	text, err := read(name, true)
+	if err != nil {
+		f := readFault(name, err, MaxJSON)
+		r := replayFault("replay_invalid", f.Message)
+		r.File, r.Pos = name, f.Pos
 		return nil, []diag.Result{r}
 	}
-	return LoadReplay(rel, text)
+	return LoadReplay(name, text)
 }
 
-// readRepoFile reads a file of the repository named by the config. It must
-// stay inside the repository after following symlinks and outside .git
-// (target_outside_repo) and be a readable regular file (target_unreadable); a
-// JSON file (whole) over MaxJSON, a JSONL one over MaxJSONL, is too_large and
-// is not read. The result describes
-// the fault; the caller sets its file and check.
-func readRepoFile(root, rel string, whole bool) ([]byte, *diag.Result) {
-	fault := func(outcome diag.Outcome, code, msg string) *diag.Result {
-		r := definition(code, msg)
-		r.Outcome = outcome
-		return &r
-	}
-	full, err := repofs.Within(root, root, filepath.FromSlash(rel))
-	if err != nil {
-		code, why := repofs.Refusal(err)
-		return nil, fault(diag.Error, code, rel+" "+why+"; it is not read")
-	}
-	limit := int64(MaxJSONL)
-	if whole {
-		limit = MaxJSON
-	}
-	text, err := repofs.ReadFile(full, limit)
+// readFault is the definition fault of a file that could not be read; the
+// caller sets its file (and check, for a replay).
+func readFault(name string, err error, limit int64) diag.Result {
 	if errors.Is(err, repofs.ErrTooLarge) {
-		r := fault(diag.Fail, "too_large", fmt.Sprintf("the file is larger than %s and is not read", repofs.Size(limit)))
+		r := definition("too_large", fmt.Sprintf("the file is larger than %s and is not read", repofs.Size(limit)))
 		r.Pos = diag.Pos{Line: 1}
-		return nil, r
+		return r
 	}
-	if err != nil {
-		return nil, fault(diag.Error, "target_unreadable", "cannot read "+rel+": "+describe(err))
+	r := definition("target_unreadable", "cannot read "+name+": "+repofs.Reason(err))
+	if errors.Is(err, repofs.ErrOutside) || errors.Is(err, repofs.ErrGitDir) || errors.Is(err, repofs.ErrLoop) {
+		code, why := repofs.Refusal(err)
+		r.Code, r.Message = code, name+" "+why+"; it is not read"
 	}
-	return text, nil
-}
-
-// describe is an error without the path the message already names.
-func describe(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "no such file"
-	case errors.Is(err, fs.ErrPermission):
-		return "permission denied"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	r.Outcome = diag.Error
+	return r
 }

@@ -133,3 +133,20 @@ func readLimited(r io.Reader, name string, size, limit int64) ([]byte, error) {
 	}
 	return buf, nil
 }
+
+// Reason words a failed read for a message that names the file already:
+// "no such file", what the file is instead of a regular one, else the
+// system's reason, without the path os puts in front of it.
+func Reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, ErrNotRegular):
+		return "it " + err.Error() + "; only regular files are read"
+	}
+	return err.Error()
+}

@@ -87,3 +87,25 @@ func TestSize(t *testing.T) {
 		}
 	}
 }
+
+// TestReason: a failed read is worded without the path, which the message
+// around it names already.
+func TestReason(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ name, want string }{
+		{"missing", "no such file"},
+		{"sub", "it is a directory; only regular files are read"},
+		{"missing/deeper", "no such file"},
+	} {
+		_, err := ReadFile(filepath.Join(dir, tt.name), 10)
+		if got := Reason(err); got != tt.want {
+			t.Errorf("%s: Reason = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	if got := Reason(errors.New("disk on fire")); got != "disk on fire" {
+		t.Errorf("a plain error: Reason = %q", got)
+	}
+}

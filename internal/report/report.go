@@ -29,7 +29,32 @@ type Report struct {
 	// Seen counts what the run looked at (README "On a terminal"). The JSON
 	// report leaves it out: its format is fixed.
 	Seen Seen
+	// Jev is the evaluation of `evalgate jev`, for its summary
+	// ([WriteJevSummary]); nil in every other run.
+	Jev *JevSummary
 }
+
+// JevSummary is what the summary of `evalgate jev` shows (README "jevcheck
+// v0.1 contracts"); its strings are unescaped.
+type JevSummary struct {
+	Mode      string // "eval" or "compare"
+	Title     string // the contract's name, else its file
+	Baseline  string
+	Candidate string
+	// Cases counts the contract's cases; Unchanged, Regressions and Flips
+	// count them by their worst field.
+	Cases, Unchanged, Regressions, Flips int
+	Changes                              []JevChange // in contract case order and expect key order
+}
+
+// JevChange is one field of a case whose outcome is not unchanged.
+type JevChange struct {
+	Case, Field, Detail string
+	Label               string // "flip" or "regression"
+}
+
+// Breaking reports whether any case regressed or flipped.
+func (s *JevSummary) Breaking() bool { return s.Regressions > 0 || s.Flips > 0 }
 
 // Seen counts what a run looked at, found or not: the terminal form, the
 // stderr line of a piped text report and the job summary show it.

@@ -1,15 +1,12 @@
-package cli
+package report
 
 import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/evalgate/evalgate/internal/jev"
-	"github.com/evalgate/evalgate/internal/report"
 )
 
-// writeJevSummary writes the summary of `evalgate jev` (README "jevcheck
+// WriteJevSummary writes the summary of rep.Jev, `evalgate jev`'s text report (README "jevcheck
 // v0.1 contracts"):
 //
 //	evalgate jev eval: NAME
@@ -18,10 +15,10 @@ import (
 //	CASE FIELD: DETAIL  [flip|regression]    (one per field that changed)
 //	compatible|breaking
 //
-// Fields come in contract case order and expect key order. jev gives the
-// summary's values unescaped; every line is escaped here, as every line
+// The summary's values are unescaped; every line is escaped here, as every line
 // evalgate writes (README "Results, outcomes and blocking").
-func writeJevSummary(w io.Writer, r *jev.Report) error {
+func WriteJevSummary(w io.Writer, rep *Report) error {
+	r := rep.Jev
 	bw := bufio.NewWriter(w)
 	// Each string argument (a title, a model, a case id, a field, a detail
 	// holding labels) is escaped as untrusted text first, so that one
@@ -30,22 +27,18 @@ func writeJevSummary(w io.Writer, r *jev.Report) error {
 	line := func(format string, args ...any) {
 		for i, a := range args {
 			if s, ok := a.(string); ok {
-				args[i] = report.OneLine(s)
+				args[i] = OneLine(s)
 			}
 		}
-		bw.WriteString(report.Line(fmt.Sprintf(format, args...)))
+		bw.WriteString(Line(fmt.Sprintf(format, args...)))
 		bw.WriteByte('\n')
 	}
 	line("evalgate jev %s: %s", r.Mode, r.Title)
 	line("baseline: %s  candidate: %s", r.Baseline, r.Candidate)
 	line("cases: %d  unchanged: %d  confidence regressions: %d  answer flips: %d",
-		len(r.Cases), r.Unchanged, r.Regressions, r.Flips)
-	for _, c := range r.Cases {
-		for _, f := range c.Fields {
-			if f.Outcome != jev.Unchanged {
-				line("%s %s: %s  [%s]", c.ID, f.Field, f.Detail, f.Outcome.Label())
-			}
-		}
+		r.Cases, r.Unchanged, r.Regressions, r.Flips)
+	for _, c := range r.Changes {
+		line("%s %s: %s  [%s]", c.Case, c.Field, c.Detail, c.Label)
 	}
 	if r.Breaking() {
 		line("breaking")

@@ -1,11 +1,10 @@
-package cli
+package report
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/actionslog"
-	"github.com/evalgate/evalgate/internal/jev"
 )
 
 // Every string of the summary is escaped as untrusted text: white space at
@@ -13,21 +12,17 @@ import (
 // zero-width characters anywhere become \uNNNN, and no line reads as a
 // workflow command.
 func TestWriteJevSummaryEscapes(t *testing.T) {
-	r := &jev.Report{
+	r := &JevSummary{
 		Mode: "eval", Title: "\u00a0::stop-commands::t",
 		Baseline: "\u3000::error::b", Candidate: "c\u202e",
-		Cases: []jev.CaseResult{
-			{ID: "\u00a0::stop-commands::x", Outcome: jev.Flip, Fields: []jev.FieldResult{
-				{Field: "\u2007::f", Outcome: jev.Flip, Detail: "a→b\u200b"},
-			}},
-			{ID: "", Outcome: jev.Regression, Fields: []jev.FieldResult{
-				{Field: "\u00a0::add-mask::m", Outcome: jev.Regression, Detail: "\n::error::d"},
-			}},
+		Cases: 2, Flips: 1, Regressions: 1,
+		Changes: []JevChange{
+			{Case: "\u00a0::stop-commands::x", Field: "\u2007::f", Detail: "a→b\u200b", Label: "flip"},
+			{Case: "", Field: "\u00a0::add-mask::m", Detail: "\n::error::d", Label: "regression"},
 		},
-		Flips: 1, Regressions: 1,
 	}
 	var b strings.Builder
-	if err := writeJevSummary(&b, r); err != nil {
+	if err := WriteJevSummary(&b, &Report{Jev: r}); err != nil {
 		t.Fatal(err)
 	}
 	want := `evalgate jev eval: \u00a0::stop-commands::t
