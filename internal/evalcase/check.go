@@ -224,6 +224,13 @@ func (c *checker) indexFixture(ctx context.Context, fi int) error {
 	}
 	defer f.Close()
 	c.real[fi] = real
+	return c.eachLine(ctx, f, rel, inScope, func(ln rawLine) { c.caseLine(fi, rel, ln, inScope) })
+}
+
+// eachLine calls line with each line of the file rel, looking at the
+// context every checkEvery lines; a read that fails midway is the file's
+// target_unreadable at the line it stopped on.
+func (c *checker) eachLine(ctx context.Context, f *os.File, rel string, inScope bool, line func(rawLine)) error {
 	lr := newLineReader(f, c.limit)
 	for n := 0; ; n++ {
 		if n%checkEvery == 0 && ctx.Err() != nil {
@@ -233,7 +240,7 @@ func (c *checker) indexFixture(ctx context.Context, fi int) error {
 		if !ok {
 			break
 		}
-		c.caseLine(fi, rel, ln, inScope)
+		line(ln)
 	}
 	if err := lr.Err(); err != nil && inScope {
 		c.emit(diag.Result{
@@ -364,24 +371,7 @@ func (c *checker) candidatesFile(ctx context.Context, rel string) error {
 		return nil
 	}
 	defer f.Close()
-	lr := newLineReader(f, c.limit)
-	for n := 0; ; n++ {
-		if n%checkEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
-		}
-		ln, ok := lr.next()
-		if !ok {
-			break
-		}
-		c.candidateLine(rel, ln, inScope)
-	}
-	if err := lr.Err(); err != nil && inScope {
-		c.emit(diag.Result{
-			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
-			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + repofs.Reason(err),
-		})
-	}
-	return nil
+	return c.eachLine(ctx, f, rel, inScope, func(ln rawLine) { c.candidateLine(rel, ln, inScope) })
 }
 
 // candidateLine checks one candidate: it validates the line, matches it

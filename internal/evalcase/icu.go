@@ -68,37 +68,32 @@ func scanICU(s string, i int) (token, bool) {
 	return token{Text: s[a.start:a.end], Off: i, ID: a.identity(), Base: "{" + a.name, Kind: kindICU, Order: orderFree}, true
 }
 
+// part reads a part of an argument from p.s[j]: white space, a word, white
+// space, then '}' (closed: the argument ends) or ','; next is past either.
+func (p *icuParser) part(j int) (word string, next int, closed, ok bool) {
+	word, j = p.word(p.space(j))
+	if word == "" || j >= len(p.s) {
+		return "", j, false, false
+	}
+	if j = p.space(j); j < len(p.s) && (p.s[j] == '}' || p.s[j] == ',') {
+		return word, j + 1, p.s[j] == '}', true
+	}
+	return "", j, false, false
+}
+
 // arg parses the argument at p.s[i] == '{'.
 func (p *icuParser) arg(i int) (icuArg, bool) {
-	s := p.s
 	a := icuArg{start: i}
-	j := p.space(i + 1)
-	a.name, j = p.word(j)
-	if a.name == "" {
-		return a, false
+	var j int
+	var closed, ok bool
+	a.name, j, closed, ok = p.part(i + 1)
+	if ok && !closed {
+		a.typ, j, closed, ok = p.part(j)
 	}
-	j = p.space(j)
-	if j < len(s) && s[j] == '}' {
-		a.end = j + 1
-		return a, true
+	if !ok || closed {
+		a.end = j
+		return a, ok
 	}
-	if j >= len(s) || s[j] != ',' {
-		return a, false
-	}
-	j = p.space(j + 1)
-	a.typ, j = p.word(j)
-	if a.typ == "" {
-		return a, false
-	}
-	j = p.space(j)
-	if j < len(s) && s[j] == '}' {
-		a.end = j + 1
-		return a, true
-	}
-	if j >= len(s) || s[j] != ',' {
-		return a, false
-	}
-	j++
 	switch a.typ {
 	case "plural", "selectordinal", "select":
 		a.complex = true

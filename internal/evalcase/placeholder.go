@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -534,30 +533,12 @@ func overlapsSpan(m []int, spans [][2]int) bool {
 const looseSpace = `[\s\x{00A0}\x{2000}-\x{200B}\x{202F}\x{3000}]*`
 
 // looseCache remembers loose patterns: the same tokens go missing in many
-// candidates. It is bounded.
-var looseCache = struct {
-	sync.Mutex
-	m map[string]*regexp.Regexp
-}{m: map[string]*regexp.Regexp{}}
+// candidates.
+var looseCache = newMemo(1024, compileLoose)
 
 // loosePattern matches s with each character in any case or width, and
 // white space allowed between characters.
-func loosePattern(s string) *regexp.Regexp {
-	looseCache.Lock()
-	re, ok := looseCache.m[s]
-	looseCache.Unlock()
-	if ok {
-		return re
-	}
-	re = compileLoose(s)
-	looseCache.Lock()
-	if len(looseCache.m) > 1024 {
-		clear(looseCache.m)
-	}
-	looseCache.m[s] = re
-	looseCache.Unlock()
-	return re
-}
+func loosePattern(s string) *regexp.Regexp { return looseCache.get(s) }
 
 func compileLoose(s string) *regexp.Regexp {
 	var b strings.Builder

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 
 	"golang.org/x/text/language"
@@ -63,27 +62,13 @@ func checkID(s string) *problem {
 }
 
 // localeCache remembers checked locale tags: a run sees few distinct ones,
-// and language.Parse is slow next to a map lookup. It is bounded.
-var localeCache = struct {
-	sync.Mutex
-	m map[string]*problem
-}{m: map[string]*problem{}}
+// and language.Parse is slow next to a map lookup.
+var localeCache = newMemo(4096, localeProblem)
 
 // checkLocale accepts a well-formed tag in canonical case whose subtags
 // golang.org/x/text knows (so xx-YY is rejected), without extensions.
 func checkLocale(field, s string) *problem {
-	localeCache.Lock()
-	p, ok := localeCache.m[s]
-	localeCache.Unlock()
-	if !ok {
-		p = localeProblem(s)
-		localeCache.Lock()
-		if len(localeCache.m) > 4096 {
-			clear(localeCache.m)
-		}
-		localeCache.m[s] = p
-		localeCache.Unlock()
-	}
+	p := localeCache.get(s)
 	if p == nil {
 		return nil
 	}

@@ -29,12 +29,8 @@ func scanPrintf(s string, i int) (token, bool) {
 	if k := digitsEnd(s, j); k > j && k < len(s) && s[k] == '$' && s[j] != '0' {
 		pos, j = s[j:k], k+1
 	}
-	for j < len(s) && strings.IndexByte(printfFlags, s[j]) >= 0 {
-		j++
-	}
-	j = widthEnd(s, j)
-	j = lengthEnd(s, j, true)
-	if j >= len(s) || strings.IndexByte(printfConvs, s[j]) < 0 {
+	j, ok := specEnd(s, j, printfFlags, printfConvs, true)
+	if !ok {
 		return token{}, false
 	}
 	t := token{Text: s[i : j+1], Off: i, Kind: kindPrintf, Order: orderFixed, Base: "%"}
@@ -60,12 +56,8 @@ func scanPythonPercent(s string, i int) (token, bool) {
 		}
 		name, j = s[j+1:j+1+end], j+1+end+1
 	}
-	for j < len(s) && strings.IndexByte(pythonFlags, s[j]) >= 0 {
-		j++
-	}
-	j = widthEnd(s, j)
-	j = lengthEnd(s, j, false)
-	if j >= len(s) || strings.IndexByte(pythonConvs, s[j]) < 0 {
+	j, ok := specEnd(s, j, pythonFlags, pythonConvs, false)
+	if !ok {
 		return token{}, false
 	}
 	t := token{Text: s[i : j+1], Off: i, Kind: kindPython, Order: orderFixed, Base: "%"}
@@ -74,6 +66,18 @@ func scanPythonPercent(s string, i int) (token, bool) {
 		t.Order, t.Base = orderFree, t.Text[:len("%(")+len(name)+len(")")]
 	}
 	return t, true
+}
+
+// specEnd skips a conversion's flags (any of flags), width, precision and
+// length (C's when cLengths) from s[j], and reports the index of its
+// conversion character, if it is one of convs.
+func specEnd(s string, j int, flags, convs string, cLengths bool) (int, bool) {
+	for j < len(s) && strings.IndexByte(flags, s[j]) >= 0 {
+		j++
+	}
+	j = widthEnd(s, j)
+	j = lengthEnd(s, j, cLengths)
+	return j, j < len(s) && strings.IndexByte(convs, s[j]) >= 0
 }
 
 // widthEnd skips a width (digits or *) and a precision (. then digits or *).

@@ -329,19 +329,8 @@ func (rv *replayValidator) num(obj *node, p *pth, key string, unit bool) (float6
 // within 1e-6 (never renormalised). JSON keys are strings already: the
 // integer keys of the SDK's score maps arrive stringified.
 func (rv *replayValidator) probabilities(obj *node, ap *pth) {
-	e := obj.Get("probabilities")
-	if e == nil || isNull(e.Value) {
-		rv.fault(ap, obj.Pos, "the answer has no probabilities (a non-empty map of label to probability)")
-		return
-	}
-	p := ap.to("probabilities")
-	m := e.Value
-	if !isObj(m) {
-		rv.fault(&p, m.Pos, "probabilities must be an object of label to probability, got %s", typeName(m))
-		return
-	}
-	if len(m.Entries) == 0 {
-		rv.fault(&p, m.Pos, "probabilities is empty")
+	m, p := rv.nonEmptyMap(obj, ap, "probabilities", "the answer has no probabilities (a non-empty map of label to probability)", "label to probability")
+	if m == nil {
 		return
 	}
 	var sum, c float64 // Neumaier's compensated sum, in the text's order
@@ -373,19 +362,8 @@ func (rv *replayValidator) probabilities(obj *node, ap *pth) {
 // legend checks a score answer's (obj at ap) legend: a non-empty map of
 // level (its key, a stringified integer in JSON) to description.
 func (rv *replayValidator) legend(obj *node, ap *pth) {
-	e := obj.Get("legend")
-	if e == nil || isNull(e.Value) {
-		rv.fault(ap, obj.Pos, "the score answer has no legend")
-		return
-	}
-	p := ap.to("legend")
-	m := e.Value
-	if !isObj(m) {
-		rv.fault(&p, m.Pos, "legend must be an object of level to description, got %s", typeName(m))
-		return
-	}
-	if len(m.Entries) == 0 {
-		rv.fault(&p, m.Pos, "legend is empty")
+	m, p := rv.nonEmptyMap(obj, ap, "legend", "the score answer has no legend", "level to description")
+	if m == nil {
 		return
 	}
 	for _, le := range m.Entries {
@@ -394,4 +372,26 @@ func (rv *replayValidator) legend(obj *node, ap *pth) {
 			rv.fault(&kp, le.Value.Pos, "a legend entry must be text, an object or an array, got %s", typeName(le.Value))
 		}
 	}
+}
+
+// nonEmptyMap reads the answer's (obj at ap) key, which must be a non-empty
+// object (of what): the object and its path, or nil after the fault
+// (missing, a null or absent key, says so).
+func (rv *replayValidator) nonEmptyMap(obj *node, ap *pth, key, missing, of string) (*node, pth) {
+	p := ap.to(key)
+	e := obj.Get(key)
+	if e == nil || isNull(e.Value) {
+		rv.fault(ap, obj.Pos, "%s", missing)
+		return nil, p
+	}
+	m := e.Value
+	switch {
+	case !isObj(m):
+		rv.fault(&p, m.Pos, "%s must be an object of %s, got %s", key, of, typeName(m))
+	case len(m.Entries) == 0:
+		rv.fault(&p, m.Pos, "%s is empty", key)
+	default:
+		return m, p
+	}
+	return nil, p
 }

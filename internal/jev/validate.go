@@ -473,47 +473,47 @@ func (v *validator) question(x *node, p *pth, name string) question {
 				v.fault(&kp, e.Value.Pos, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(e.Value))
 			}
 		}
-	case KindChoice:
-		// criteria: a non-empty mapping of labels to descriptions or null.
+	case KindChoice, KindScore:
+		// criteria: a choice's non-empty mapping of labels to descriptions
+		// or null, a score's non-empty ordered list of levels, counted from 0.
+		cs := criteriaShapes[q.kind]
 		if crit == nil {
-			v.fault(p, x.Pos, "missing_field", "choice question %s needs criteria (its labels)", strconv.Quote(name))
+			v.fault(p, x.Pos, "missing_field", "%s question %s needs criteria (%s)", q.kind, strconv.Quote(name), cs.needs)
 			break
 		}
-		if !isObj(crit) {
-			v.fault(&cp, crit.Pos, "wrong_type", "a choice question's criteria must be an object of labels, got %s", typeName(crit))
+		if cs.list && !isList(crit) || !cs.list && !isObj(crit) {
+			v.fault(&cp, crit.Pos, "wrong_type", "a %s question's criteria must be %s, got %s", q.kind, cs.is, typeName(crit))
 			break
 		}
-		if len(crit.Entries) == 0 {
-			v.fault(&cp, crit.Pos, "invalid_value", "a choice question's criteria must name at least one label")
+		if len(crit.Items) == 0 && len(crit.Entries) == 0 {
+			v.fault(&cp, crit.Pos, "invalid_value", "a %s question's criteria must %s", q.kind, cs.atLeast)
 		}
-		for _, e := range crit.Entries {
-			if !isNull(e.Value) && !content(e.Value) {
-				kp := cp.to(e.Key)
-				v.fault(&kp, e.Value.Pos, "wrong_type", "a criterion must be text, an object, an array or null, got %s", typeName(e.Value))
+		check := func(ip pth, d *node) {
+			if !(cs.nullable && isNull(d)) && !content(d) {
+				v.fault(&ip, d.Pos, "wrong_type", "%s, got %s", cs.item, typeName(d))
 			}
-		}
-		q.labels = crit
-	case KindScore:
-		// criteria: a non-empty ordered list of levels, counted from 0.
-		if crit == nil {
-			v.fault(p, x.Pos, "missing_field", "score question %s needs criteria (its levels)", strconv.Quote(name))
-			break
-		}
-		if !isList(crit) {
-			v.fault(&cp, crit.Pos, "wrong_type", "a score question's criteria must be an array of levels, got %s", typeName(crit))
-			break
-		}
-		if len(crit.Items) == 0 {
-			v.fault(&cp, crit.Pos, "invalid_value", "a score question's criteria must list at least one level")
 		}
 		for i, d := range crit.Items {
-			if !content(d) {
-				ip := cp.item(i)
-				v.fault(&ip, d.Pos, "wrong_type", "a level must be text, an object or an array, got %s", typeName(d))
-			}
+			check(cp.item(i), d)
+		}
+		for _, e := range crit.Entries {
+			check(cp.to(e.Key), e.Value)
+		}
+		if q.kind == KindChoice {
+			q.labels = crit
 		}
 	}
 	return q
+}
+
+// criteriaShapes are what the criteria of a choice and of a score question
+// must be, in the words of their faults.
+var criteriaShapes = map[Kind]struct {
+	list, nullable           bool // an array (else an object); an entry may be null
+	needs, is, atLeast, item string
+}{
+	KindChoice: {false, true, "its labels", "an object of labels", "name at least one label", "a criterion must be text, an object, an array or null"},
+	KindScore:  {true, false, "its levels", "an array of levels", "list at least one level", "a level must be text, an object or an array"},
 }
 
 // expectKeys are the keys of a field expectation and the kind each applies
