@@ -52,6 +52,8 @@ func TestPackageRules(t *testing.T) {
 				t.Errorf("%s imports internal/engine: only internal/cli may", pkg)
 			case imp == "internal/cli" && pkg != "cmd/evalgate":
 				t.Errorf("%s imports internal/cli: only cmd/evalgate may", pkg)
+			case imp == "internal/testfs":
+				t.Errorf("%s imports internal/testfs: only tests may", pkg)
 			}
 		}
 	}

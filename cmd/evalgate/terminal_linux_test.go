@@ -8,12 +8,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/creack/pty"
+
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // terminalRepo is a git repository with a page whose built-in eval fails and
@@ -21,19 +22,11 @@ import (
 func terminalRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, text := range map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"docs/a.md": "---\nevals:\n  - {id: never, grader: \"tool:headings\", options: {required: [Never]}}\n" +
 			"  - {id: title, grader: \"tool:headings\", options: {required: [A]}}\n---\n# A\n",
 		"docs/b.md": "# B\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "base"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dir

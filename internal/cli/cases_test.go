@@ -3,14 +3,13 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/evalcase"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 const casesConfigYAML = `version: 1
@@ -33,15 +32,7 @@ func casesRepo(t *testing.T, files map[string]string) {
 	t.Helper()
 	root := t.TempDir()
 	files[".git/HEAD"] = "ref: refs/heads/main\n"
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, root, files)
 	t.Chdir(root)
 }
 

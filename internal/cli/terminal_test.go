@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 func TestDetectTerminal(t *testing.T) {
@@ -203,20 +204,12 @@ func TestProgressLineStopErases(t *testing.T) {
 // and makes it the working directory.
 func writeCheckTree(t *testing.T) {
 	dir := t.TempDir()
-	for name, text := range map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		".git/HEAD": "ref: refs/heads/main\n",
 		"docs/a.md": "---\nevals:\n  - {id: never, grader: \"tool:headings\", options: {required: [Never]}}\n" +
 			"  - {id: title, grader: \"tool:headings\", options: {required: [A]}}\n---\n# A\n",
 		"docs/b.md": "# B\n",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	t.Chdir(dir)
 	t.Setenv("GITHUB_ACTIONS", "")
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/err/*.out from the current output")
@@ -61,19 +62,7 @@ func TestData(t *testing.T) {
 					got += "--- notes\n" + render(cfg.Notes)
 				}
 				golden := strings.TrimSuffix(file, ".yaml") + ".out"
-				if *update {
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if got != string(want) {
-					t.Errorf("results differ from %s\n--- got\n%s--- want\n%s", golden, got, want)
-				}
+				testfs.Golden(t, golden, got, *update)
 			})
 		}
 	}

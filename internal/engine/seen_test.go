@@ -2,12 +2,11 @@ package engine
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // seenTree is a small repository: four pages (two with evals, one of them
@@ -56,23 +55,8 @@ evals:
 `,
 }
 
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 func TestSeen(t *testing.T) {
-	dir := writeFiles(t, seenTree)
+	dir := testfs.Tree(t, seenTree)
 	tests := []struct {
 		name  string
 		mode  Mode
@@ -101,7 +85,7 @@ func TestSeen(t *testing.T) {
 }
 
 func TestSeenInvalidConfig(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Tree(t, map[string]string{
 		".git/HEAD":      "ref: refs/heads/main\n",
 		".evalgate.yaml": "version: 1\nno-such-key: 1\n",
 		"docs/a.md":      seenTree["docs/a.md"],
@@ -118,7 +102,7 @@ func TestSeenInvalidConfig(t *testing.T) {
 // TestProgress: Progress hears of every graded eval, one at a time, done
 // rising by one to the number of evals graded; validate never calls it.
 func TestProgress(t *testing.T) {
-	dir := writeFiles(t, seenTree)
+	dir := testfs.Tree(t, seenTree)
 	var (
 		mu    sync.Mutex
 		calls [][2]int

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // caseLine returns a valid case with id, source and assertions (JSON).
@@ -72,7 +73,7 @@ func TestCheckScope(t *testing.T) {
 		"candidates/a.jsonl": candidateFor("a.one", "%d") + "\n" + candidateFor("zzz.one", "x"),
 		"candidates/b.jsonl": candidateFor("b.one", "%s") + "\n{}",
 	}
-	root := writeTree(t, files)
+	root := testfs.Tree(t, files)
 	run := func(inScope ...string) string {
 		req := Request{
 			Root: root, Fixtures: []string{"cases/a.jsonl", "cases/b.jsonl"},
@@ -117,7 +118,7 @@ cases/a.jsonl:1:1: error: placeholder_integrity: placeholder %s was altered to %
 
 func TestCheckWithoutCandidates(t *testing.T) {
 	files := map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard) + "\n" + `{"id": 1}`}
-	root := writeTree(t, files)
+	root := testfs.Tree(t, files)
 	for _, req := range []Request{
 		{Root: root, Fixtures: []string{"cases/a.jsonl"}, ReadCandidates: true},                              // no candidates configured: no no_candidate
 		{Root: root, Fixtures: []string{"cases/a.jsonl"}, ReadCandidates: false, CandidatesConfigured: true}, // validate
@@ -175,7 +176,7 @@ func TestCheckLines(t *testing.T) {
 }
 
 func TestCheckTooLarge(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testfs.Tree(t, map[string]string{
 		"cases/a.jsonl":      caseLineFor("a.one", "%s", phHard) + "\n" + caseLineFor("a.big", strings.Repeat("x", 5000), phHard) + "\n" + caseLineFor("a.two", "%s", phHard),
 		"candidates/c.jsonl": candidateFor("a.one", strings.Repeat("y", 5000)) + "\n" + candidateFor("a.two", "%s"),
 	})
@@ -222,7 +223,7 @@ func TestLineReaderTooLargeDoesNotHoldTheLine(t *testing.T) {
 }
 
 func TestCheckPanicsBecomeResults(t *testing.T) {
-	root := writeTree(t, map[string]string{
+	root := testfs.Tree(t, map[string]string{
 		"cases/a.jsonl":      caseLineFor("a.one", "%s", phReport) + "\n" + caseLineFor("a.two", "%s", phHard) + "\n" + caseLineFor("a.three", "%s", phHard),
 		"candidates/c.jsonl": candidateFor("a.one", "%s") + "\n" + candidateFor("a.three", "%s"),
 	})
@@ -257,7 +258,7 @@ func TestCheckPanicsBecomeResults(t *testing.T) {
 func TestCheckOutsideRepoAndUnreadable(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "x.jsonl"), []byte(caseLineFor("x.one", "%s", phHard)), 0o644)
-	root := writeTree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
+	root := testfs.Tree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
 	if err := os.Symlink(filepath.Join(outside, "x.jsonl"), filepath.Join(root, "cases", "link.jsonl")); err != nil {
 		t.Skip(err)
 	}
@@ -275,7 +276,7 @@ cases/link.jsonl: error: definition: cases/link.jsonl leaves the repository; it 
 }
 
 func TestCheckCancelled(t *testing.T) {
-	root := writeTree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
+	root := testfs.Tree(t, map[string]string{"cases/a.jsonl": caseLineFor("a.one", "%s", phHard)})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Check(ctx, Request{Root: root, Fixtures: []string{"cases/a.jsonl"}}); !errors.Is(err, context.Canceled) {

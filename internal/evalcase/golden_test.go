@@ -13,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -65,19 +66,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden := filepath.Join("testdata", "golden", d.Name()+".out")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := buf.String(); got != string(want) {
-				t.Errorf("text report differs from %s (go test -update rewrites it):\n%s", golden, got)
-			}
+			testfs.Golden(t, golden, buf.String(), *update)
 		})
 	}
 }

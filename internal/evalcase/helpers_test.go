@@ -2,37 +2,19 @@ package evalcase
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
-
-// writeTree writes files (repository-relative path → content) under a new
-// temporary root and returns the root.
-func writeTree(t testing.TB, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // check runs Check over a tree: every *.jsonl under cases/ is a fixture,
 // every one under candidates/ a candidates file.
 func check(t testing.TB, files map[string]string) []diag.Result {
 	t.Helper()
-	root := writeTree(t, files)
+	root := testfs.Tree(t, files)
 	req := Request{Root: root, ReadCandidates: true}
 	for name := range files {
 		switch {

@@ -9,23 +9,8 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
-
-// repo writes files (path → text) under a temporary repository root.
-func repo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := t.TempDir()
-	for name, text := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 func testdataText(t *testing.T, name string) string {
 	t.Helper()
@@ -46,7 +31,7 @@ func summarize(rs []diag.Result) []string {
 
 func TestCheck(t *testing.T) {
 	contract := testdataText(t, "contract.json")
-	root := repo(t, map[string]string{
+	root := testfs.Tree(t, map[string]string{
 		"evals/c.json":            contract,
 		"evals/base.json":         testdataText(t, "baseline.json"),
 		"evals/cand.json":         testdataText(t, "candidate.json"),
@@ -152,7 +137,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckNotice(t *testing.T) {
-	root := repo(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
+	root := testfs.Tree(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
 	var notices []string
 	got := Check(context.Background(), root, Entry{Contract: "c.json", Answers: "r.json", BaselineModel: "jev-1.12",
 		Notice: func(s string) { notices = append(notices, s) }}, true)
@@ -165,7 +150,7 @@ func TestCheckNotice(t *testing.T) {
 }
 
 func TestCheckPanicIsAResult(t *testing.T) {
-	root := repo(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
+	root := testfs.Tree(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
 	var ctx context.Context // nil: Check's use of it panics
 	got := Check(ctx, root, Entry{Contract: "c.json", Answers: "r.json"}, true)
 	if len(got) != 1 || got[0].Code != "internal_error" || got[0].Outcome != diag.Error || got[0].File != "c.json" {
