@@ -11,6 +11,29 @@ import (
 	"time"
 )
 
+// scrubCase is ScrubEnv of a test's environment with passEnv.
+type scrubCase struct {
+	name        string
+	passEnv     []string
+	wantKept    []string
+	wantRemoved []string
+}
+
+func runScrubCases(t *testing.T, env []string, tests []scrubCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept, removed := ScrubEnv(env, tt.passEnv)
+			if !slices.Equal(kept, tt.wantKept) {
+				t.Errorf("kept:\n got %q\nwant %q", kept, tt.wantKept)
+			}
+			if !slices.Equal(removed, tt.wantRemoved) {
+				t.Errorf("removed:\n got %q\nwant %q", removed, tt.wantRemoved)
+			}
+		})
+	}
+}
+
 func TestScrubEnv(t *testing.T) {
 	env := []string{
 		"PATH=/usr/bin:/bin",
@@ -35,12 +58,7 @@ func TestScrubEnv(t *testing.T) {
 		"EQ=a=b",
 		"=C:=C:\\dir",
 	}
-	tests := []struct {
-		name        string
-		passEnv     []string
-		wantKept    []string
-		wantRemoved []string
-	}{
+	tests := []scrubCase{
 		{
 			name: "defaults",
 			wantKept: []string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8", "GITHUB_WORKSPACE=/ws",
@@ -57,17 +75,7 @@ func TestScrubEnv(t *testing.T) {
 				"ck-value-7", "ghs_value8", "rt-value-9", "docs/", "/runner/output", "key-value-1"},
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			kept, removed := ScrubEnv(env, tt.passEnv)
-			if !slices.Equal(kept, tt.wantKept) {
-				t.Errorf("kept:\n got %q\nwant %q", kept, tt.wantKept)
-			}
-			if !slices.Equal(removed, tt.wantRemoved) {
-				t.Errorf("removed:\n got %q\nwant %q", removed, tt.wantRemoved)
-			}
-		})
-	}
+	runScrubCases(t, env, tests)
 	if kept, removed := ScrubEnv(nil, nil); kept == nil || len(kept) != 0 || removed != nil {
 		t.Errorf("ScrubEnv(nil) = %#v, %#v; want an empty non-nil kept (an empty environment) and nil removed", kept, removed)
 	}
@@ -143,12 +151,7 @@ func TestScrubEnvGitConfigUnit(t *testing.T) {
 	params := "'url.https://x-access:tok-1234@github.com/.insteadOf'='https://github.com/' 'core.editor=it'\\''s'"
 	unit := env[1:7]
 	plain := []string{"PATH=/usr/bin:/bin", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_VALUEX=x-value-1"}
-	tests := []struct {
-		name        string
-		passEnv     []string
-		wantKept    []string
-		wantRemoved []string
-	}{
+	tests := []scrubCase{
 		{
 			name:     "removed as one unit; VALUE_n and PARAMETERS values are redacted",
 			wantKept: plain,
@@ -174,17 +177,7 @@ func TestScrubEnvGitConfigUnit(t *testing.T) {
 			wantRemoved: nil,
 		},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			kept, removed := ScrubEnv(env, tt.passEnv)
-			if !slices.Equal(kept, tt.wantKept) {
-				t.Errorf("kept:\n got %q\nwant %q", kept, tt.wantKept)
-			}
-			if !slices.Equal(removed, tt.wantRemoved) {
-				t.Errorf("removed:\n got %q\nwant %q", removed, tt.wantRemoved)
-			}
-		})
-	}
+	runScrubCases(t, env, tests)
 }
 
 func TestEnvGitParameterValues(t *testing.T) {

@@ -2,7 +2,6 @@ package jev
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
@@ -337,33 +336,9 @@ func TestContractValidation(t *testing.T) {
 			if c != nil {
 				t.Errorf("an invalid contract was returned")
 			}
-			var wantRs []string
-			for _, w := range tt.want {
-				wantRs = append(wantRs, wantPos(t, tt.text, w.at).String()+" "+w.code)
-			}
-			var gotRs []string
-			for _, r := range got {
-				gotRs = append(gotRs, r.Pos.String()+" "+r.Code)
-				if r.Source != diag.SourceJev || r.Check != diag.CheckDefinition || r.Outcome != diag.Fail || r.File != file || r.Severity != diag.SeverityError {
-					t.Errorf("malformed fault %+v", r)
-				}
-			}
-			slices.Sort(wantRs)
-			slices.Sort(gotRs)
-			if !slices.Equal(gotRs, wantRs) {
-				t.Fatalf("faults\n%s\nwant %q", codes(got), wantRs)
-			}
-			for _, w := range tt.want {
-				found := false
-				for _, r := range got {
-					if r.Code == w.code && strings.Contains(r.Message, w.msg) {
-						found = true
-					}
-				}
-				if !found {
-					t.Errorf("no %s fault says %q:\n%s", w.code, w.msg, codes(got))
-				}
-			}
+			checkFaults(t, tt.text, got, tt.want, func(r diag.Result) bool {
+				return r.Source == diag.SourceJev && r.Check == diag.CheckDefinition && r.Outcome == diag.Fail && r.File == file && r.Severity == diag.SeverityError
+			})
 		})
 	}
 }

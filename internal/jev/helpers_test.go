@@ -2,6 +2,7 @@ package jev
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -87,4 +88,31 @@ func codes(rs []diag.Result) string {
 		s = append(s, fmt.Sprintf("%s %s (%s)", r.Pos, r.Code, r.Message))
 	}
 	return strings.Join(s, "\n")
+}
+
+// checkFaults checks that got are want's faults, no more, no fewer: each at
+// its position with its code (in any order), each saying its message piece,
+// and each well formed.
+func checkFaults(t *testing.T, text string, got []diag.Result, want []want, wellFormed func(diag.Result) bool) {
+	t.Helper()
+	var wantRs, gotRs []string
+	for _, w := range want {
+		wantRs = append(wantRs, wantPos(t, text, w.at).String()+" "+w.code)
+	}
+	for _, r := range got {
+		gotRs = append(gotRs, r.Pos.String()+" "+r.Code)
+		if !wellFormed(r) {
+			t.Errorf("malformed fault %+v", r)
+		}
+	}
+	slices.Sort(wantRs)
+	slices.Sort(gotRs)
+	if !slices.Equal(gotRs, wantRs) {
+		t.Fatalf("faults\n%s\nwant %q", codes(got), wantRs)
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(r diag.Result) bool { return r.Code == w.code && strings.Contains(r.Message, w.msg) }) {
+			t.Errorf("no %s fault says %q:\n%s", w.code, w.msg, codes(got))
+		}
+	}
 }

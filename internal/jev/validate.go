@@ -43,18 +43,8 @@ func (v *validator) json(text []byte) {
 		return
 	}
 	v.meta(root, false)
-	e := v.field(root, nil, "cases", true)
-	if e == nil {
-		return
-	}
-	cp := pth{key: "cases"}
-	cases := e.Value
-	if !isList(cases) {
-		v.fault(&cp, cases.Pos, "wrong_type", "cases must be an array of cases, got %s", typeName(cases))
-		return
-	}
-	if len(cases.Items) == 0 {
-		v.fault(&cp, cases.Pos, "invalid_value", "cases is empty: a contract needs at least one case")
+	cases, cp := v.collection(root, nil, "cases", true, "cases", "a contract needs at least one case")
+	if cases == nil {
 		return
 	}
 	seen := make(map[string]bool, len(cases.Items))
@@ -261,6 +251,30 @@ func (v *validator) field(obj *node, base *pth, key string, required bool) *fron
 	return e
 }
 
+// collection reads obj's required key: a non-empty array (list) or object
+// of what its entries are (of), which is what needs one says. It returns
+// the value and its path, or nil after the fault of a missing key or the
+// wrong type; an empty one is faulted and returned.
+func (v *validator) collection(obj *node, base *pth, key string, list bool, of, needs string) (*node, pth) {
+	p := base.to(key)
+	e := v.field(obj, base, key, true)
+	if e == nil {
+		return nil, p
+	}
+	m, kind := e.Value, "an object"
+	if list {
+		kind = "an array"
+	}
+	if list && !isList(m) || !list && !isObj(m) {
+		v.fault(&p, m.Pos, "wrong_type", "%s must be %s of %s, got %s", key, kind, of, typeName(m))
+		return nil, p
+	}
+	if len(m.Items) == 0 && len(m.Entries) == 0 {
+		v.fault(&p, m.Pos, "invalid_value", "%s is empty: %s", key, needs)
+	}
+	return m, p
+}
+
 func objectLabel(base *pth) string {
 	if base == nil {
 		return "the contract"
@@ -394,18 +408,9 @@ func (qs *questionSet) get(name string) (question, bool) {
 // questions checks a case's questions and returns them (nil when they are
 // not an object), valid until the next case.
 func (v *validator) questions(obj *node, base *pth) *questionSet {
-	e := v.field(obj, base, "questions", true)
-	if e == nil {
+	m, p := v.collection(obj, base, "questions", false, "named questions", "a case needs at least one question")
+	if m == nil {
 		return nil
-	}
-	p := base.to("questions")
-	m := e.Value
-	if !isObj(m) {
-		v.fault(&p, m.Pos, "wrong_type", "questions must be an object of named questions, got %s", typeName(m))
-		return nil
-	}
-	if len(m.Entries) == 0 {
-		v.fault(&p, m.Pos, "invalid_value", "questions is empty: a case needs at least one question")
 	}
 	v.qs.reset()
 	for _, q := range m.Entries {
@@ -557,18 +562,8 @@ func keysFor(kind Kind) string {
 // expect checks a case's expect against its questions and fills c.Fields in
 // the order of its keys in the text (the order of the Node's entries).
 func (v *validator) expect(obj *node, base *pth, questions *questionSet, c *Case) {
-	e := v.field(obj, base, "expect", true)
-	if e == nil {
-		return
-	}
-	p := base.to("expect")
-	m := e.Value
-	if !isObj(m) {
-		v.fault(&p, m.Pos, "wrong_type", "expect must be an object of expected fields, got %s", typeName(m))
-		return
-	}
-	if len(m.Entries) == 0 {
-		v.fault(&p, m.Pos, "invalid_value", "expect is empty: a case needs at least one expected field")
+	m, p := v.collection(obj, base, "expect", false, "expected fields", "a case needs at least one expected field")
+	if m == nil || len(m.Entries) == 0 {
 		return
 	}
 	if questions == nil {

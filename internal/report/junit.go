@@ -16,24 +16,14 @@ import (
 // <testsuites> holds a <testsuite> per file, which holds a <testcase> per
 // result. Field order is attribute and element order.
 type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
+	XMLName xml.Name `xml:"testsuites"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	junitCounts
+	Cases []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
@@ -57,20 +47,26 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// junitCounts counts one suite's or the whole report's cases.
+// junitCounts are what a <testsuites> and a <testsuite> say of themselves:
+// a name, their cases by outcome, a time.
 type junitCounts struct {
-	tests, failures, errors, skipped int
+	Name     string `xml:"name,attr"`
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Skipped  int    `xml:"skipped,attr"`
+	Time     string `xml:"time,attr"`
 }
 
 func (c *junitCounts) add(r *diag.Result) {
-	c.tests++
+	c.Tests++
 	switch r.Outcome {
 	case diag.Fail:
-		c.failures++
+		c.Failures++
 	case diag.Error:
-		c.errors++
+		c.Errors++
 	case diag.Skip, diag.Pending:
-		c.skipped++
+		c.Skipped++
 	}
 }
 
@@ -114,21 +110,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	slices.Sort(files)
 
-	var total junitCounts
-	out := junitSuites{Name: "evalgate", Suites: make([]junitSuite, 0, len(files))}
+	out := junitSuites{junitCounts: junitCounts{Name: "evalgate"}, Suites: make([]junitSuite, 0, len(files))}
 	for _, file := range files {
-		var c junitCounts
-		suite := junitSuite{Name: junitText(file)}
+		suite := junitSuite{junitCounts: junitCounts{Name: junitText(file)}}
 		for _, res := range byFile[file] {
-			c.add(res)
-			total.add(res)
+			suite.add(res)
+			out.add(res)
 			suite.Cases = append(suite.Cases, junitTestCase(res))
 		}
-		suite.Tests, suite.Failures, suite.Errors, suite.Skipped = c.tests, c.failures, c.errors, c.skipped
 		suite.Time = junitSeconds(fileMS(byFile[file]))
 		out.Suites = append(out.Suites, suite)
 	}
-	out.Tests, out.Failures, out.Errors, out.Skipped = total.tests, total.failures, total.errors, total.skipped
 	out.Time = junitSeconds(max(0, r.Duration.Milliseconds()))
 
 	var buf bytes.Buffer

@@ -11,47 +11,8 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// The JUnit document as a reader sees it.
-type junitDocT struct {
-	XMLName  xml.Name      `xml:"testsuites"`
-	Name     string        `xml:"name,attr"`
-	Tests    int           `xml:"tests,attr"`
-	Failures int           `xml:"failures,attr"`
-	Errors   int           `xml:"errors,attr"`
-	Skipped  int           `xml:"skipped,attr"`
-	Time     string        `xml:"time,attr"`
-	Suites   []junitSuiteT `xml:"testsuite"`
-}
-
-type junitSuiteT struct {
-	Name     string       `xml:"name,attr"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Errors   int          `xml:"errors,attr"`
-	Skipped  int          `xml:"skipped,attr"`
-	Time     string       `xml:"time,attr"`
-	Cases    []junitCaseT `xml:"testcase"`
-}
-
-type junitCaseT struct {
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	Time      string         `xml:"time,attr"`
-	Failure   *junitProblemT `xml:"failure"`
-	Error     *junitProblemT `xml:"error"`
-	Skipped   *struct {
-		Message string `xml:"message,attr"`
-	} `xml:"skipped"`
-}
-
-type junitProblemT struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
 // find returns the testcase named name in the suite of file suite.
-func (d *junitDocT) find(t *testing.T, suite, name string) *junitCaseT {
+func findCase(t *testing.T, d *junitSuites, suite, name string) *junitCase {
 	t.Helper()
 	for i := range d.Suites {
 		for j := range d.Suites[i].Cases {
@@ -75,13 +36,13 @@ func writeJUnit(t *testing.T, r *Report) []byte {
 
 // checkJUnit parses a JUnit document strictly and checks that every count
 // matches its testcases and that the report's results are all there.
-func checkJUnit(t *testing.T, r *Report, out []byte) *junitDocT {
+func checkJUnit(t *testing.T, r *Report, out []byte) *junitSuites {
 	t.Helper()
 	if !utf8.Valid(out) {
 		t.Error("the JUnit XML is not UTF-8")
 	}
 	// The decoder rejects characters XML 1.0 does not allow.
-	var doc junitDocT
+	var doc junitSuites
 	dec := xml.NewDecoder(bytes.NewReader(out))
 	dec.Strict = true
 	if err := dec.Decode(&doc); err != nil {
@@ -172,10 +133,10 @@ func TestJUnitCases(t *testing.T) {
 		{"docs/a b.md", "definition [unknown_key] line 3"},
 		{"docs/ü.md", "auto-0a1b2c3d [no_judge] line 2"},
 	} {
-		doc.find(t, tc.suite, tc.name)
+		findCase(t, doc, tc.suite, tc.name)
 	}
 
-	tc := doc.find(t, "docs/a b.md", "spell [command_failed] line 4")
+	tc := findCase(t, doc, "docs/a b.md", "spell [command_failed] line 4")
 	if tc.Failure == nil || tc.Failure.Type != "command_failed" || tc.Time != "0.012" {
 		t.Fatalf("spell: %+v", tc)
 	}
@@ -188,24 +149,24 @@ func TestJUnitCases(t *testing.T) {
 		t.Errorf("failure text %q", tc.Failure.Text)
 	}
 
-	tc = doc.find(t, "docs/ü.md", "slow [command_timeout] line 7")
+	tc = findCase(t, doc, "docs/ü.md", "slow [command_timeout] line 7")
 	if e := tc.Error; e == nil || e.Type != "command_timeout" || e.Message != "timed out after 50 ms" ||
 		!strings.HasPrefix(e.Text, "docs/ü.md:7: error: slow:") {
 		t.Errorf("slow: %+v", tc)
 	}
-	tc = doc.find(t, "docs/ü.md", "auto-0a1b2c3d [no_judge] line 2")
+	tc = findCase(t, doc, "docs/ü.md", "auto-0a1b2c3d [no_judge] line 2")
 	if tc.Skipped == nil || tc.Skipped.Message != "pending: waits for a judge" {
 		t.Errorf("pending: %+v", tc)
 	}
-	tc = doc.find(t, `\x3a:evil.md`, "eval-skip [page_skipped]")
+	tc = findCase(t, doc, `\x3a:evil.md`, "eval-skip [page_skipped]")
 	if tc.Skipped == nil || tc.Skipped.Message != "skip: the page sets eval-skip: true" {
 		t.Errorf("skip: %+v", tc)
 	}
-	tc = doc.find(t, "docs/a b.md", "links [ok] line 9")
+	tc = findCase(t, doc, "docs/a b.md", "links [ok] line 9")
 	if tc.Failure != nil || tc.Error != nil || tc.Skipped != nil {
 		t.Errorf("pass: %+v", tc)
 	}
-	tc = doc.find(t, "evals/cases.jsonl", "placeholder_integrity placeholder.printf.001 [placeholder_missing] line 4")
+	tc = findCase(t, doc, "evals/cases.jsonl", "placeholder_integrity placeholder.printf.001 [placeholder_missing] line 4")
 	if tc.Failure == nil || !strings.Contains(tc.Failure.Text, "\ncase_id: placeholder.printf.001\n") {
 		t.Errorf("evalcase: %+v", tc)
 	}
@@ -268,7 +229,7 @@ func TestJUnitTimes(t *testing.T) {
 			t.Errorf("testsuite %s time %s, want %s", s.Name, s.Time, want[s.Name])
 		}
 	}
-	if tc := doc.find(t, "a.md", "links [broken_link] line 5"); tc.Time != "4.000" {
+	if tc := findCase(t, doc, "a.md", "links [broken_link] line 5"); tc.Time != "4.000" {
 		t.Errorf("testcase time %s, want its eval's 4.000", tc.Time)
 	}
 }
