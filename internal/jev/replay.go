@@ -378,20 +378,20 @@ func (rv *replayValidator) legend(obj *node, ap *pth) {
 // object (of what): the object and its path, or nil after the fault
 // (missing, a null or absent key, says so).
 func (rv *replayValidator) nonEmptyMap(obj *node, ap *pth, key, missing, of string) (*node, pth) {
-	p := ap.to(key)
 	e := obj.Get(key)
 	if e == nil || isNull(e.Value) {
 		rv.fault(ap, obj.Pos, "%s", missing)
-		return nil, p
+		return nil, pth{}
 	}
 	m := e.Value
-	switch {
-	case !isObj(m):
-		rv.fault(&p, m.Pos, "%s must be an object of %s, got %s", key, of, typeName(m))
-	case len(m.Entries) == 0:
-		rv.fault(&p, m.Pos, "%s is empty", key)
-	default:
-		return m, p
+	if isObj(m) && len(m.Entries) > 0 {
+		return m, ap.to(key)
 	}
-	return nil, p
+	fp := ap.to(key) // made here only: its address moves it to the heap
+	if !isObj(m) {
+		rv.fault(&fp, m.Pos, "%s must be an object of %s, got %s", key, of, typeName(m))
+	} else {
+		rv.fault(&fp, m.Pos, "%s is empty", key)
+	}
+	return nil, pth{}
 }

@@ -256,23 +256,26 @@ func (v *validator) field(obj *node, base *pth, key string, required bool) *fron
 // the value and its path, or nil after the fault of a missing key or the
 // wrong type; an empty one is faulted and returned.
 func (v *validator) collection(obj *node, base *pth, key string, list bool, of, needs string) (*node, pth) {
-	p := base.to(key)
+	// A fault's path is made where it is reported: taking the address of
+	// the returned one would move it to the heap on every call.
 	e := v.field(obj, base, key, true)
 	if e == nil {
-		return nil, p
+		return nil, pth{}
 	}
 	m, kind := e.Value, "an object"
 	if list {
 		kind = "an array"
 	}
 	if list && !isList(m) || !list && !isObj(m) {
-		v.fault(&p, m.Pos, "wrong_type", "%s must be %s of %s, got %s", key, kind, of, typeName(m))
-		return nil, p
+		fp := base.to(key)
+		v.fault(&fp, m.Pos, "wrong_type", "%s must be %s of %s, got %s", key, kind, of, typeName(m))
+		return nil, pth{}
 	}
 	if len(m.Items) == 0 && len(m.Entries) == 0 {
-		v.fault(&p, m.Pos, "invalid_value", "%s is empty: %s", key, needs)
+		fp := base.to(key)
+		v.fault(&fp, m.Pos, "invalid_value", "%s is empty: %s", key, needs)
 	}
-	return m, p
+	return m, base.to(key)
 }
 
 func objectLabel(base *pth) string {
@@ -493,16 +496,18 @@ func (v *validator) question(x *node, p *pth, name string) question {
 		if len(crit.Items) == 0 && len(crit.Entries) == 0 {
 			v.fault(&cp, crit.Pos, "invalid_value", "a %s question's criteria must %s", q.kind, cs.atLeast)
 		}
-		check := func(ip pth, d *node) {
-			if !(cs.nullable && isNull(d)) && !content(d) {
+		bad := func(d *node) bool { return !(cs.nullable && isNull(d)) && !content(d) }
+		for i, d := range crit.Items {
+			if bad(d) {
+				ip := cp.item(i)
 				v.fault(&ip, d.Pos, "wrong_type", "%s, got %s", cs.item, typeName(d))
 			}
 		}
-		for i, d := range crit.Items {
-			check(cp.item(i), d)
-		}
 		for _, e := range crit.Entries {
-			check(cp.to(e.Key), e.Value)
+			if bad(e.Value) {
+				kp := cp.to(e.Key)
+				v.fault(&kp, e.Value.Pos, "wrong_type", "%s, got %s", cs.item, typeName(e.Value))
+			}
 		}
 		if q.kind == KindChoice {
 			q.labels = crit
