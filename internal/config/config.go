@@ -41,11 +41,14 @@ type Config struct {
 	Pages   Pages
 	// Catalog holds the named evals (Origin config, Pos their key) and the
 	// suites (Pos their key); never nil. Only valid definitions are in it.
-	Catalog  *docmeta.Catalog
-	Tools    map[string]Tool // "tool:NAME" -> integration
-	Commands Commands
-	EvalCase EvalCase
-	Jev      []JevEntry
+	Catalog *docmeta.Catalog
+	// PathSuites are the suites with pages globs, in config order: each
+	// applies to the selected pages it matches (README "Suites").
+	PathSuites []*docmeta.Suite
+	Tools      map[string]Tool // "tool:NAME" -> integration
+	Commands   Commands
+	EvalCase   EvalCase
+	Jev        []JevEntry
 	// Notes are results about the config that are not faults and never make
 	// the run exit 2: stale_generated_command of named evals and suite
 	// entries, shorthand_names_eval of suite entries (Source config,

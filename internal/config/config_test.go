@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -259,7 +260,7 @@ func TestPageUsesConfig(t *testing.T) {
 	text, _ := os.ReadFile(filepath.Join("testdata", "ok", "product-example.yaml"))
 	cfg, _ := config.Parse(text, ".evalgate.yaml", "/repo")
 	root := mustYAML(t, "eval-suite: how-to\nevals:\n  - use: spelling\n    severity: warning\n  - id: has-install-section\n    grader: tool:headings\n")
-	p := docmeta.ValidatePage(root, cfg.Catalog)
+	p := docmeta.ValidatePage(root, cfg.Catalog, nil)
 	if len(p.Results) > 0 {
 		t.Fatal(render(p.Results))
 	}
@@ -310,5 +311,37 @@ func TestLoad(t *testing.T) {
 	// A missing explicit path is an I/O error.
 	if _, _, err := config.Load(root, "nope.yaml"); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing config: err = %v", err)
+	}
+}
+
+// TestPathSuites: the suites with pages globs, in config order, with their
+// globs cleaned as every config glob is; a suite without pages is only in
+// the catalog.
+func TestPathSuites(t *testing.T) {
+	cfg, faults := config.Parse([]byte(`version: 1
+suites:
+  zeta:
+    pages: ["./docs/**/*.md"]
+    exclude: ["docs/archive/**"]
+    evals: [A.]
+  named-only:
+    evals: [B.]
+  alpha:
+    pages: ["guides/*.md"]
+    evals: [C.]
+`), ".evalgate.yaml", "/repo")
+	if len(faults) > 0 {
+		t.Fatalf("faults: %v", faults)
+	}
+	var got []string
+	for _, s := range cfg.PathSuites {
+		got = append(got, fmt.Sprintf("%s %q %q", s.Name, s.Pages, s.Exclude))
+	}
+	want := []string{`zeta ["docs/**/*.md"] ["docs/archive/**"]`, `alpha ["guides/*.md"] []`}
+	if !slices.Equal(got, want) {
+		t.Errorf("PathSuites = %q, want %q", got, want)
+	}
+	if cfg.Catalog.Suites["named-only"] == nil || len(cfg.Catalog.Suites) != 3 {
+		t.Errorf("catalog suites: %v", cfg.Catalog.Suites)
 	}
 }

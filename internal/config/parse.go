@@ -263,7 +263,7 @@ func (p *parser) evals(n *frontmatter.Node) {
 	}
 }
 
-// suites reads `suites`: name -> {target-pass-rate, evals}.
+// suites reads `suites`: name -> {target-pass-rate, evals, pages, exclude}.
 func (p *parser) suites(n *frontmatter.Node) {
 	p.each(n, "suites", func(kv *frontmatter.Entry, what string) {
 		if kv.Key == "" {
@@ -280,10 +280,17 @@ func (p *parser) suites(n *frontmatter.Node) {
 				evals, rs := docmeta.SuiteEvals(f.Value, what+".evals", p.cfg.Catalog.Evals)
 				p.k.Add(rs...)
 				s.Evals = evals
+			case "pages":
+				s.Pages = p.globs(f.Value, what+".pages")
+			case "exclude":
+				s.Exclude = p.globs(f.Value, what+".exclude")
 			}
 		})
 		if p.k.Faults() == before {
 			p.cfg.Catalog.Suites[kv.Key] = s
+			if len(s.Pages) > 0 {
+				p.cfg.PathSuites = append(p.cfg.PathSuites, s)
+			}
 		}
 	})
 }

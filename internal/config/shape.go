@@ -55,7 +55,12 @@ var jevEntry = &shape.Object{
 var suiteEntry = &shape.Object{Fields: []shape.Field{
 	{Name: "target-pass-rate", Type: &shape.Type{Kind: shape.Number, Min: shape.Ptr(0), Max: shape.Ptr(1)}},
 	{Name: "evals", Type: &shape.Type{Ref: "evals"}, Required: true, Missing: "needs evals (a list of entries as on a page)"},
-}}
+	{Name: "pages", Type: &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString, Ref: "globs",
+		Doc: "Applies the suite to every selected page these globs match, besides the pages naming it with eval-suite."}},
+	{Name: "exclude", Type: &shape.Type{Kind: shape.List, Items: shape.NonEmptyString, Ref: "globs",
+		Doc: "Pages the suite's pages globs match that it does not apply to."}},
+}, Rules: []shape.Rule{{Kind: shape.Requires, Keys: []string{"exclude", "pages"},
+	Message: "exclude narrows pages: a suite with exclude needs pages"}}}
 
 var toolEntry = &shape.Object{Fields: []shape.Field{
 	{Name: "command", Type: &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString},
@@ -78,7 +83,7 @@ var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
 		"additionalProperties": map[string]any{"$ref": "#/$defs/namedEval"},
 	}}},
 	{Name: "suites", Type: &shape.Type{Schema: map[string]any{
-		"description":          "A page names one with eval-suite: NAME.",
+		"description":          "A page names one with eval-suite: NAME; pages applies one by path.",
 		"type":                 "object",
 		"propertyNames":        map[string]any{"minLength": 1},
 		"additionalProperties": (&shape.Type{Kind: shape.Map, Object: suiteEntry}).JSONSchema(),

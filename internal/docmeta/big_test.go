@@ -31,7 +31,7 @@ func TestLargeFrontmatter(t *testing.T) {
 		t.Fatal(probs)
 	}
 	start := time.Now()
-	p := docmeta.ValidatePage(root, nil)
+	p := docmeta.ValidatePage(root, nil, nil)
 	t.Logf("%d evals, %d results in %v", len(p.Evals), len(p.Results), time.Since(start))
 	if n := len(p.Evals); n < 100_000 || p.Evals[n-1].ID != fmt.Sprintf("auto-ca978112-%d", n) {
 		t.Errorf("last of %d evals: %s", n, p.Evals[n-1].ID)

@@ -164,7 +164,7 @@ func TestData(t *testing.T) {
 				if len(probs) > 0 {
 					t.Fatalf("parse: %v", probs)
 				}
-				page := docmeta.ValidatePage(root, cat)
+				page := docmeta.ValidatePage(root, cat, nil)
 				checkInvariants(t, page, text)
 				got := render(name, page.Results)
 				if dir == "resolve" {

@@ -27,7 +27,7 @@ func FuzzValidatePage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		root, _ := frontmatter.ParseYAML(text, 1)
 		for _, c := range []*docmeta.Catalog{cat, nil} {
-			page := docmeta.ValidatePage(root, c)
+			page := docmeta.ValidatePage(root, c, nil)
 			checkInvariants(t, page, text)
 		}
 	})

@@ -41,6 +41,7 @@ type Eval struct {
 	Origin    Origin
 	Shorthand bool   // written as a string shorthand
 	Use       string // the named eval a use: entry refers to; "" otherwise
+	Suite     string // the suite whose entry it is, on a page; "" for the page's own entries
 	Assertion string // "" when none was given
 
 	Type     string // diag.TypeRegression (default) or diag.TypeCapability
@@ -76,6 +77,10 @@ type Suite struct {
 	Pos            diag.Pos // the suite's key in the config
 	TargetPassRate float64  // in [0, 1], default 1
 	Evals          []*Eval  // its entries, resolved (use: entries against the config's evals)
+	// Pages and Exclude are doublestar globs relative to the config's
+	// directory: the suite applies to every selected page Pages match and
+	// Exclude does not. Empty for a suite only eval-suite names.
+	Pages, Exclude []string
 }
 
 // Catalog is what a page can refer to: the config's named evals and suites.
@@ -95,14 +100,22 @@ type Provenance struct {
 // Page is the outcome of validating and resolving one page's frontmatter.
 type Page struct {
 	// HasEvals is true when the root holds `evals` or any `eval-*` key, valid
-	// or not (README "Which files are checked": such a page counts as having evals).
+	// or not, or a suite applies to the page by path (README "Which files are
+	// checked": such a page counts as having evals).
 	HasEvals bool
+	// HasKeys is true when the frontmatter itself holds such a key; a page
+	// a suite reaches by path has evals without one.
+	HasKeys  bool
 	Suite    string // eval-suite, when valid
 	SuitePos diag.Pos
-	Skip     bool // eval-skip: true
-	SkipPos  diag.Pos
-	// Evals is the resolved plan: the suite's evals first, then the page's
-	// entries (a page entry replaces a suite eval of the same id in place).
+	// Suites are the suites that apply to the page: by path (config order),
+	// then eval-suite. A suite's score covers the evals of its pages.
+	Suites  []string
+	Skip    bool // eval-skip: true
+	SkipPos diag.Pos
+	// Evals is the resolved plan: the suites' evals first (by path, then
+	// eval-suite), then the page's entries (a later eval replaces an earlier
+	// one of the same id in place).
 	// Entries with definition faults are left out.
 	Evals      []*Eval
 	Provenance []Provenance

@@ -2,6 +2,7 @@ package docmeta
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -27,22 +28,31 @@ const (
 // nil or non-Map root holds no evals. Every fault is collected: an entry with
 // a fault is left out of Page.Evals, and the valid entries still resolve.
 // Definitions are validated on skipped pages and entries too (README "Decisions where the specs are silent").
-func ValidatePage(root *frontmatter.Node, cat *Catalog) *Page {
-	p := &Page{}
-	if root == nil || root.Kind != frontmatter.Map {
-		return p
+//
+// byPath are the suites that apply to the page by path, in config order
+// (README "Suites"): their evals come first, at line 1 of the page, then
+// the eval-suite's, then the page's entries; on an id collision the later
+// wins silently. A page with byPath has evals even without frontmatter.
+func ValidatePage(root *frontmatter.Node, cat *Catalog, byPath []*Suite) *Page {
+	p := &Page{HasEvals: len(byPath) > 0}
+	for _, s := range byPath {
+		p.Suites = append(p.Suites, s.Name)
 	}
 	c := &checker{source: diag.SourcePage}
 	var evals *frontmatter.Node
 	var suite *Suite
-	for i := range root.Entries {
-		kv := &root.Entries[i]
+	var entries []frontmatter.Entry
+	if root != nil && root.Kind == frontmatter.Map {
+		entries = root.Entries
+	}
+	for i := range entries {
+		kv := &entries[i]
 		switch {
 		case kv.Key == keyEvals:
-			p.HasEvals = true
+			p.HasKeys = true
 			evals = kv.Value
 		case kv.Key == keySuite:
-			p.HasEvals = true
+			p.HasKeys = true
 			name, ok := c.nonEmpty(kv.Value, keySuite)
 			if !ok {
 				continue
@@ -54,30 +64,50 @@ func ValidatePage(root *frontmatter.Node, cat *Catalog) *Page {
 				c.fault(kv.Value.Pos, "unknown_suite", "eval-suite names no suite of the config: %s", quote(name))
 			}
 		case kv.Key == keySkip:
-			p.HasEvals = true
+			p.HasKeys = true
 			if b, ok := c.boolean(kv.Value, keySkip); ok {
 				p.Skip, p.SkipPos = b, kv.KeyPos
 			}
 		case kv.Key == keyProvenance:
-			p.HasEvals = true
+			p.HasKeys = true
 			p.Provenance = c.provenance(kv.Value, keyProvenance)
 		case strings.HasPrefix(kv.Key, reservedPre):
-			p.HasEvals = true
+			p.HasKeys = true
 			c.fault(kv.KeyPos, "reserved_prefix", "%s", shape.UnknownKeyOf(kv.Key, "the page", []string{keySuite, keySkip, keyProvenance},
 				"the eval- prefix is reserved for eval-suite, eval-skip and eval-provenance", false))
 		}
 	}
 
 	r := &resolver{c: c, origin: OriginPage}
-	var base []*Eval
 	if cat != nil {
 		r.named = cat.Evals
 	}
-	if suite != nil {
-		r.suite, base = suite.Evals, suite.Evals
+	var base []*Eval
+	index := map[string]int{} // id -> its place in base
+	add := func(s *Suite, pos diag.Pos) {
+		for _, ev := range s.Evals {
+			cp := *ev
+			cp.Pos, cp.Suite = pos, s.Name
+			if i, ok := index[cp.ID]; ok {
+				base[i] = &cp
+				continue
+			}
+			index[cp.ID] = len(base)
+			base = append(base, &cp)
+		}
 	}
+	for _, s := range byPath {
+		add(s, diag.Pos{Line: 1})
+	}
+	if suite != nil {
+		add(suite, p.SuitePos)
+		if !slices.Contains(p.Suites, suite.Name) {
+			p.Suites = append(p.Suites, suite.Name)
+		}
+	}
+	r.suite = base
 	if evals != nil || base != nil {
-		p.Evals = r.resolve(evals, keyEvals, base, p.SuitePos)
+		p.Evals = r.resolve(evals, keyEvals, base)
 	}
 
 	for _, pv := range p.Provenance {
@@ -87,6 +117,7 @@ func ValidatePage(root *frontmatter.Node, cat *Catalog) *Page {
 		}
 		c.note(pv.Pos, keyProvenance, diag.SeverityInfo, "unreviewed_provenance", msg+"; delete the entry once a human has reviewed them")
 	}
+	p.HasEvals = p.HasEvals || p.HasKeys
 	p.Results = c.results
 	return p
 }
@@ -197,6 +228,6 @@ func NamedEval(id string, pos diag.Pos, def *frontmatter.Node, path string) (*Ev
 func SuiteEvals(n *frontmatter.Node, path string, named map[string]*Eval) ([]*Eval, []diag.Result) {
 	c := &checker{source: diag.SourceConfig}
 	r := &resolver{c: c, origin: OriginConfig, named: named}
-	evals := r.resolve(n, path, nil, diag.Pos{})
+	evals := r.resolve(n, path, nil)
 	return evals, c.results
 }

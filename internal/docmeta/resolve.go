@@ -24,12 +24,13 @@ type resolver struct {
 }
 
 // resolve validates the `evals` value n (path names it in messages) and
-// returns the plan: base first (the suite's evals, placed at basePos), then
+// returns the plan: base first (the suites' evals, copies placed where their
+// results point), then
 // the entries in document order. An entry whose id is already in the plan
 // replaces that eval in place: silently for a suite eval, with duplicate_id
 // at the later entry for another entry, and the later entry wins, even when
 // it has faults of its own (then neither is in the plan).
-func (r *resolver) resolve(n *frontmatter.Node, path string, base []*Eval, basePos diag.Pos) []*Eval {
+func (r *resolver) resolve(n *frontmatter.Node, path string, base []*Eval) []*Eval {
 	var entries []*entry
 	switch {
 	case n == nil:
@@ -52,11 +53,9 @@ func (r *resolver) resolve(n *frontmatter.Node, path string, base []*Eval, baseP
 	// numbered, so that a shorthand never takes an explicit id.
 	taken := map[string]bool{}
 	for _, ev := range base {
-		cp := *ev
-		cp.Pos = basePos
-		index[cp.ID] = len(plan)
-		plan = append(plan, &cp)
-		taken[cp.ID] = true
+		index[ev.ID] = len(plan)
+		plan = append(plan, ev)
+		taken[ev.ID] = true
 	}
 	for _, e := range entries {
 		if e.id != "" {
@@ -171,6 +170,7 @@ func (r *resolver) reference(e *entry) *Eval {
 	ev := *named
 	ev.ID = e.id
 	ev.Use = e.id
+	ev.Suite = "" // the page's own entry, even when it starts from the suite's copy
 	ev.Pos = e.node.Pos
 	ev.Origin = OriginConfig
 	ev.CommandInPage = false

@@ -131,7 +131,7 @@ func TestSchemaAgrees(t *testing.T) {
 		if len(probs) > 0 || root == nil {
 			t.Fatalf("%s: does not parse: %v", ex.name, probs)
 		}
-		page := docmeta.ValidatePage(root, cat)
+		page := docmeta.ValidatePage(root, cat, nil)
 		if beyondSchema(page) {
 			continue
 		}

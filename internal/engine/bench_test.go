@@ -361,3 +361,44 @@ func BenchmarkCheckChanged(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkSuiteByPath checks 10,000 pages that each get one suite of two
+// built-in evals: named by eval-suite on every page (the baseline), or
+// applied by path from the config with no eval key on any page (README
+// "Suites": at most 1.3 times the baseline).
+func BenchmarkSuiteByPath(b *testing.B) {
+	const suite = `    evals:
+      - {id: intro, grader: "tool:headings", options: {required: [Intro]}}
+      - {id: no-todo, grader: "tool:absent", options: {text: TODO}}
+`
+	for _, tt := range []struct{ name, config, frontmatter string }{
+		{"eval-suite", "version: 1\nsuites:\n  site:\n" + suite, "eval-suite: site\n"},
+		{"by-path", "version: 1\nsuites:\n  site:\n    pages: [\"**/*.md\"]\n" + suite, ""},
+	} {
+		dir := b.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ".evalgate.yaml"), []byte(tt.config), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for i := range treePages {
+			sub := filepath.Join(dir, fmt.Sprintf("section-%02d", i%50))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			page := fmt.Sprintf("---\ntitle: Page %d\n%s---\n# Intro\n\nThe operator reads a config file. See [install](../install.md).\n", i, tt.frontmatter)
+			if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("page-%05d.md", i)), []byte(page), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true})
+				if err != nil || rep.Summary.Pass != 2*treePages || rep.Summary.Blocking > 0 {
+					b.Fatalf("check: %v, %+v", err, rep.Summary)
+				}
+			}
+		})
+	}
+}

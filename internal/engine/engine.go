@@ -98,6 +98,7 @@ type run struct {
 	inActions   bool              // GITHUB_ACTIONS=true
 	event       *changes.Event    // the GitHub event; nil outside Actions
 	pagesM      *matcher          // the config's page selection
+	pathSuites  []pathSuite       // the suites that apply by path, in config order
 	files       []string          // the repository's candidate files, listed once
 	companionOf map[string]bool   // touched files some selected page reads
 	pageEvals   bool              // some selected page has an evals or eval-* key

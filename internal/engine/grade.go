@@ -38,8 +38,8 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 		if ps.page == nil {
 			continue
 		}
-		if s := ps.page.Suite; s != "" {
-			// The page reaches its suite even when eval-skip skips its evals.
+		for _, s := range ps.page.Suites {
+			// The page reaches its suites even when eval-skip skips its evals.
 			if r.reached == nil {
 				r.reached = map[string]bool{}
 			}
@@ -69,7 +69,7 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 	for _, j := range jobs {
 		r.rep.Results = append(r.rep.Results, j.results...)
 		r.verdicts = append(r.verdicts, evalVerdict{
-			suite: j.ps.page.Suite, weight: j.ev.Weight, outcome: verdict(j.results),
+			suites: j.ps.page.Suites, weight: j.ev.Weight, outcome: verdict(j.results),
 		})
 	}
 }

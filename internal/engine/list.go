@@ -91,13 +91,21 @@ func listedPage(ps *pageState) report.ListedPage {
 		return lp // no frontmatter, or no evals key
 	}
 	lp.HasEvals, lp.Suite, lp.Skip = p.HasEvals, p.Suite, p.Skip
+	for _, s := range p.Suites {
+		if s != p.Suite {
+			lp.ByPath = append(lp.ByPath, s)
+		}
+	}
 	for _, ev := range p.Evals {
 		le := report.ListedEval{ID: ev.ID, Grader: ev.Grader, From: report.FromPage, Pos: ev.Pos, Skip: ev.Skip}
 		switch {
-		case p.Suite != "" && ev.Pos == p.SuitePos:
-			// The resolver places a suite's evals at the eval-suite key;
-			// a page entry that replaces one sits at its own entry.
+		case ev.Suite != "" && ev.Suite == p.Suite && ev.Pos == p.SuitePos:
+			// A suite's evals sit at the eval-suite key, or at line 1 when
+			// the suite applies by path; a page entry that replaces one
+			// is the page's.
 			le.From, le.Name = report.FromSuite, p.Suite
+		case ev.Suite != "":
+			le.From, le.Name = report.FromByPath, ev.Suite
 		case ev.Use != "":
 			le.From, le.Name = report.FromUse, ev.Use
 		}

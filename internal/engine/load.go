@@ -164,26 +164,37 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	if len(doc.Body) > repofs.BodyLimit && ps.size == 0 {
 		ps.size = int64(len(src))
 	}
-	if doc.Format == frontmatter.FormatNone || !bytes.Contains(doc.Text, evalMarker) {
+	byPath := r.suitesFor(rel)
+	marked := doc.Format != frontmatter.FormatNone && bytes.Contains(doc.Text, evalMarker)
+	if !marked && len(byPath) == 0 {
 		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
-	root, problems := frontmatter.Parse(doc)
-	fatal := false
-	for _, p := range problems {
-		ps.results = append(ps.results, definitionResult(rel, p))
-		// After these the tree is cut short: validating it would only add noise.
-		fatal = fatal || p.Code == "syntax_error" || p.Code == "too_large" || p.Code == "invalid_utf8"
-	}
-	if fatal || root == nil || root.Kind != frontmatter.Map {
-		if len(problems) > 0 {
-			// The text mentions evals but does not parse: say why, grade nothing.
-			ps.page = &docmeta.Page{HasEvals: true}
+	var root *frontmatter.Node
+	if doc.Format != frontmatter.FormatNone {
+		var problems []diag.Problem
+		root, problems = frontmatter.Parse(doc)
+		fatal := false
+		for _, p := range problems {
+			ps.results = append(ps.results, definitionResult(rel, p))
+			// After these the tree is cut short: validating it would only add noise.
+			fatal = fatal || p.Code == "syntax_error" || p.Code == "too_large" || p.Code == "invalid_utf8"
 		}
-		return ps
+		if fatal || root == nil || root.Kind != frontmatter.Map {
+			if marked && len(problems) > 0 {
+				// The text mentions evals but does not parse: say why, grade nothing.
+				ps.page = &docmeta.Page{HasEvals: true}
+				return ps
+			}
+			// A page reached only by path: its frontmatter is other
+			// vocabularies' business; the suites' evals still run.
+			root, ps.results = nil, nil
+		}
 	}
-	page := docmeta.ValidatePage(root, r.cfg.Catalog)
+	page := docmeta.ValidatePage(root, r.cfg.Catalog, byPath)
+	if !page.HasKeys {
+		ps.results = nil // no evals key: no result about the YAML
+	}
 	if !page.HasEvals {
-		ps.results = nil // no evals key: no result, not even about the YAML
 		return ps
 	}
 	ps.root, ps.page = root, page

@@ -52,7 +52,7 @@ func (t tally) score() float64 {
 
 // evalVerdict is what the scores need of one graded eval.
 type evalVerdict struct {
-	suite   string // the page's suite, "" for none
+	suites  []string // the page's suites
 	weight  float64
 	outcome diag.Outcome
 }
@@ -69,11 +69,11 @@ func (r *run) score() {
 			reached++
 		}
 		total.add(v.outcome, v.weight)
-		if v.suite != "" {
-			if suites[v.suite] == nil {
-				suites[v.suite] = &tally{}
+		for _, name := range v.suites {
+			if suites[name] == nil {
+				suites[name] = &tally{}
 			}
-			suites[v.suite].add(v.outcome, v.weight)
+			suites[name].add(v.outcome, v.weight)
 		}
 	}
 	s := total.score()

@@ -34,6 +34,9 @@ type selection struct {
 // pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude, includeWhole: r.cfg.Pages.WholeRepo}
+	for _, s := range r.cfg.PathSuites {
+		r.pathSuites = append(r.pathSuites, pathSuite{s, &matcher{prefix: r.cfgPrefix(), include: s.Pages, exclude: s.Exclude}})
+	}
 	fx, err := r.selectFixtures(ctx)
 	if err != nil {
 		return nil, err
@@ -230,6 +233,23 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
+	// A suite that applies by path reaches pages that need not name it.
+	for _, ps := range r.pathSuites {
+		if !slices.ContainsFunc(ps.suite.Evals, func(ev *docmeta.Eval) bool { return r.refers(ev, set) }) {
+			continue
+		}
+		files, err := r.listFiles(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if r.pagesM.Match(f) && ps.m.Match(f) {
+				candidates = append(candidates, f)
+			}
+		}
+	}
+	slices.Sort(candidates)
+	candidates = slices.Compact(candidates)
 	var deps []string
 	for _, page := range candidates {
 		src, ok := r.readHead(page)
@@ -238,10 +258,11 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 		doc := frontmatter.Split(src)
 		root, _ := frontmatter.Parse(doc)
-		if root == nil || root.Kind != frontmatter.Map {
+		byPath := r.suitesFor(page)
+		if (root == nil || root.Kind != frontmatter.Map) && len(byPath) == 0 {
 			continue
 		}
-		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog)) {
+		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog, byPath)) {
 			if set[ref] {
 				deps = append(deps, page)
 				r.companionOf[ref] = true
@@ -261,16 +282,7 @@ func (r *run) configNeedles(touched map[string]bool) []string {
 		return nil
 	}
 	var needles []string
-	refers := func(ev *docmeta.Eval) bool {
-		for _, p := range optionPaths(ev) {
-			if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p.path))); ok && touched[rel] {
-				return true
-			}
-		}
-		// A config eval's companion is relative to each page that uses it:
-		// any such page may depend on a file of that name.
-		return ev.Target.Kind == docmeta.TargetFile && anyBase(touched, path.Base(ev.Target.Path))
-	}
+	refers := func(ev *docmeta.Eval) bool { return r.refers(ev, touched) }
 	for id, ev := range cat.Evals {
 		if refers(ev) {
 			needles = append(needles, id)
@@ -283,6 +295,19 @@ func (r *run) configNeedles(touched map[string]bool) []string {
 	}
 	slices.Sort(needles)
 	return needles
+}
+
+// refers reports whether a config eval may read a touched file: an options
+// file it names (relative to the config's directory) or, since a config
+// eval's companion is relative to each page that uses it, a companion of
+// that name.
+func (r *run) refers(ev *docmeta.Eval, touched map[string]bool) bool {
+	for _, p := range optionPaths(ev) {
+		if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p.path))); ok && touched[rel] {
+			return true
+		}
+	}
+	return ev.Target.Kind == docmeta.TargetFile && anyBase(touched, path.Base(ev.Target.Path))
 }
 
 func anyBase(set map[string]bool, base string) bool {
@@ -420,6 +445,24 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 		return "", usagef("%s: outside the repository %s", p, r.root)
 	}
 	return rel, nil
+}
+
+// pathSuite is a suite that applies to the pages its matcher selects.
+type pathSuite struct {
+	suite *docmeta.Suite
+	m     *matcher
+}
+
+// suitesFor returns the suites that apply to the selected page rel by path,
+// in config order (README "Suites").
+func (r *run) suitesFor(rel string) []*docmeta.Suite {
+	var out []*docmeta.Suite
+	for _, ps := range r.pathSuites {
+		if ps.m.Match(rel) {
+			out = append(out, ps.suite)
+		}
+	}
+	return out
 }
 
 // cfgPrefix is the config's directory, repository-relative ("" for the root):

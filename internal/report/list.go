@@ -22,9 +22,11 @@ type Listing struct {
 // ListedPage is one selected page.
 type ListedPage struct {
 	File     string
-	HasEvals bool   // the frontmatter has an evals or eval-* key
+	HasEvals bool   // the frontmatter has an evals or eval-* key, or a suite applies by path
 	Suite    string // eval-suite, when it names a suite of the config
-	Skip     bool   // eval-skip: true
+	// ByPath are the suites that apply to the page by path, in config order.
+	ByPath []string
+	Skip   bool // eval-skip: true
 	// Faults counts the page's definition faults, which leave entries out
 	// of Evals; `evalgate validate` shows them.
 	Faults int
@@ -33,18 +35,19 @@ type ListedPage struct {
 
 // Where a listed eval comes from.
 const (
-	FromPage  = "page"       // an entry written on the page
-	FromSuite = "eval-suite" // an eval of the page's suite
-	FromUse   = "use"        // a use: entry naming an eval of the config
+	FromPage   = "page"       // an entry written on the page
+	FromSuite  = "eval-suite" // an eval of the page's suite
+	FromByPath = "suite"      // an eval of a suite that applies to the page by path
+	FromUse    = "use"        // a use: entry naming an eval of the config
 )
 
 // ListedEval is one resolved eval of a page.
 type ListedEval struct {
 	ID     string
 	Grader string
-	From   string   // FromPage, FromSuite or FromUse
-	Name   string   // the suite (FromSuite) or the named eval (FromUse); "" for FromPage
-	Pos    diag.Pos // the entry on the page (a suite's eval: the eval-suite key)
+	From   string   // FromPage, FromSuite, FromByPath or FromUse
+	Name   string   // the suite (FromSuite, FromByPath) or the named eval (FromUse); "" for FromPage
+	Pos    diag.Pos // the entry on the page (a suite's eval: the eval-suite key; by path: line 1)
 	Skip   bool     // skip: true
 }
 
@@ -124,6 +127,9 @@ func pageHeader(p ListedPage) string {
 	if p.Suite != "" {
 		parts = append(parts, "eval-suite "+OneLine(p.Suite))
 	}
+	for _, s := range p.ByPath {
+		parts = append(parts, "suite "+OneLine(s)+" by path")
+	}
 	if p.Skip {
 		parts = append(parts, "eval-skip: true")
 	}
@@ -178,6 +184,7 @@ type jsonListPage struct {
 	File     string         `json:"file"`
 	HasEvals bool           `json:"has_evals"`
 	Suite    *string        `json:"suite"`
+	ByPath   []string       `json:"suites_by_path"`
 	Skip     bool           `json:"skip"`
 	Faults   int            `json:"faults"`
 	Evals    []jsonListEval `json:"evals"`
@@ -211,7 +218,7 @@ func WriteListJSON(w io.Writer, l *Listing) error {
 		Contracts: listFiles(l.Contracts),
 	}
 	for _, p := range l.Pages {
-		jp := jsonListPage{File: p.File, HasEvals: p.HasEvals, Suite: optString(p.Suite), Skip: p.Skip,
+		jp := jsonListPage{File: p.File, HasEvals: p.HasEvals, Suite: optString(p.Suite), ByPath: append([]string{}, p.ByPath...), Skip: p.Skip,
 			Faults: p.Faults, Evals: make([]jsonListEval, 0, len(p.Evals))}
 		for _, ev := range p.Evals {
 			je := jsonListEval{ID: ev.ID, Grader: ev.Grader, From: ev.From, Name: optString(ev.Name), Skip: ev.Skip}
