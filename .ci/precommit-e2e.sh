@@ -139,4 +139,27 @@ commit_refused "broken link" "[broken_link]" "docs/links.md:"
 grep -q "^evalgate validate\.*Passed" <<< "$(git commit -m again 2>&1 < /dev/null || true)" ||
   die "evalgate-validate should pass a valid definition"
 
-printf '\nprecommit-e2e: 3 passed, 0 failed\n'
+step "a commit of only a companion file re-checks the page that reads it, and is refused"
+git reset -q docs/links.md
+rm docs/links.md
+cat > docs/api.md <<'MD'
+---
+evals:
+  - id: spec-done
+    grader: tool:absent
+    target: {source: file, path: api.yaml}
+    options: {text: TODO}
+---
+# API
+MD
+printf 'openapi: 3.1.0\n' > docs/api.yaml
+printf '#!/bin/sh\necho build\n' > build.sh
+git add docs/api.md docs/api.yaml build.sh
+out=$(git commit -m "api and its spec" 2>&1 < /dev/null) || { printf '%s\n' "$out"; die "the api page and its spec were refused"; }
+printf '%s\n' "$out"
+grep -q "not selected" <<< "$out" && die "an unrelated staged file (build.sh) was reported as not selected"
+printf 'openapi: 3.1.0\n# TODO: paths\n' > docs/api.yaml
+git add docs/api.yaml
+commit_refused "only the spec" "[text_present]" "docs/api.yaml:2:"
+
+printf '\nprecommit-e2e: 4 passed, 0 failed\n'

@@ -231,3 +231,21 @@ func SuiteEvals(n *frontmatter.Node, path string, named map[string]*Eval) ([]*Ev
 	evals := r.resolve(n, path, nil)
 	return evals, c.results
 }
+
+// Metadata is the page's frontmatter without the eval vocabulary (`evals`
+// and every `eval-*` key): what `target: frontmatter` and the frontmatter
+// tools judge, the page's metadata rather than its evals' own instructions
+// (README "Writing evals"). root is not changed; nil when root is nil.
+func Metadata(root *frontmatter.Node) *frontmatter.Node {
+	if root == nil || root.Kind != frontmatter.Map {
+		return root
+	}
+	meta := *root
+	meta.Entries = nil
+	for _, e := range root.Entries {
+		if e.Key != keyEvals && !strings.HasPrefix(e.Key, reservedPre) {
+			meta.Entries = append(meta.Entries, e)
+		}
+	}
+	return &meta
+}

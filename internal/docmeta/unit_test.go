@@ -158,3 +158,22 @@ func TestValidatePageByPath(t *testing.T) {
 		t.Errorf("resolving changed the suite's own eval: %+v", site.Evals[0])
 	}
 }
+
+// TestMetadata: the eval vocabulary is left out, every other key kept in
+// order, and the page's own tree is not changed.
+func TestMetadata(t *testing.T) {
+	root, _ := frontmatter.ParseYAML([]byte("title: T\nevals: [A.]\neval-suite: s\ntags: [x]\neval-skip: false\nevaluation: kept\n"), 1)
+	var keys []string
+	for _, e := range docmeta.Metadata(root).Entries {
+		keys = append(keys, e.Key)
+	}
+	if want := []string{"title", "tags", "evaluation"}; !slices.Equal(keys, want) {
+		t.Errorf("Metadata keys %q, want %q", keys, want)
+	}
+	if len(root.Entries) != 6 {
+		t.Errorf("the page's tree lost keys: %d left", len(root.Entries))
+	}
+	if docmeta.Metadata(nil) != nil {
+		t.Error("Metadata(nil) is not nil")
+	}
+}

@@ -94,6 +94,9 @@ type run struct {
 	whole  bool // suites are seen whole (scope all)
 	// fromArgs: the files came from PATH arguments, not from a listing.
 	fromArgs bool
+	// listing: `evalgate list` takes PATH arguments as given, without the
+	// pages that depend on them.
+	listing bool
 
 	inActions   bool              // GITHUB_ACTIONS=true
 	event       *changes.Event    // the GitHub event; nil outside Actions

@@ -179,7 +179,7 @@ func (r *run) target(base diag.Result, ps *pageState, ev *docmeta.Eval) (*target
 	case docmeta.TargetRaw:
 		t.bytes, t.abs, t.firstLine = ps.src, ps.abs, 1
 	case docmeta.TargetFrontmatter:
-		t.bytes = frontmatter.MarshalYAML(ps.root)
+		t.bytes = frontmatter.MarshalYAML(docmeta.Metadata(ps.root))
 	case docmeta.TargetFile:
 		abs, err := repofs.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path)
 		if err != nil {
@@ -214,7 +214,7 @@ func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, e
 	in := &grader.ToolInput{
 		Target: t.bytes, TargetKind: t.kind, File: t.file, FirstLine: t.firstLine,
 		Dir: t.dir, OptionsDir: r.evalDir(ps, ev), RepoRoot: r.root,
-		Frontmatter: ps.root, Options: ev.Options, Pages: r.pages,
+		Frontmatter: docmeta.Metadata(ps.root), Options: ev.Options, Pages: r.pages,
 	}
 	findings, err := tool.Run(ctx, in)
 	if err != nil {

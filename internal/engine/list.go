@@ -25,6 +25,7 @@ func List(ctx context.Context, opts Options) (*report.Listing, []diag.Result, er
 	if err != nil {
 		return nil, nil, err
 	}
+	r.listing = true
 	cfg, cfgResults, err := r.loadConfig()
 	if err != nil {
 		return nil, nil, err

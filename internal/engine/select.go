@@ -101,6 +101,20 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 	sel := &selection{}
 	var given []string
 	for _, p := range r.opts.Paths {
+		if dir, ok := r.dirArg(p); ok {
+			// A directory means the files under it that the run selects.
+			files, err := r.selectedUnder(ctx, dir)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range files {
+				given = append(given, f)
+				if r.pagesM.Match(f) {
+					sel.pages = append(sel.pages, f)
+				}
+			}
+			continue
+		}
 		rel, err := r.pathArg(p, "give files, or --all")
 		if err != nil {
 			return nil, err
@@ -108,32 +122,40 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		given = append(given, rel)
 		if r.pagesM.Match(rel) {
 			sel.pages = append(sel.pages, rel)
-			continue
 		}
-		if rel == r.cfg.Path || r.fx.owns(rel) || r.opts.Mode == ModeCheck {
-			continue // the config, a fixture's input, or maybe a companion: see dependents
-		}
-		r.notSelected(p)
 	}
 	r.inScope = setOf(given)
-	if r.opts.Mode != ModeCheck {
-		return sel, nil
-	}
-	if slices.Contains(given, r.cfg.Path) && r.cfg.Path != "" {
+	if slices.Contains(given, r.cfg.Path) && r.cfg.Path != "" && !r.listing {
 		r.opts.Notice("evalgate: the config " + r.cfg.Path + " is among the files: checking everything")
 		return r.selectAll(ctx)
 	}
-	deps, err := r.dependents(ctx, given)
-	if err != nil {
-		return nil, err
+	if !r.listing {
+		// A companion, an options file or a candidates file re-checks
+		// what reads it.
+		deps, err := r.dependents(ctx, given)
+		if err != nil {
+			return nil, err
+		}
+		sel.pages = append(sel.pages, deps...)
 	}
 	for _, rel := range given {
-		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.fx.owns(rel) && !r.companionOf[rel] {
+		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.fx.owns(rel) && !r.companionOf[rel] && reportedKind(rel) {
 			r.notSelected(rel)
 		}
 	}
-	sel.pages = append(sel.pages, deps...)
 	return sel, nil
+}
+
+// reportedKind reports whether a PATH the run does not select is worth a
+// "not selected" line: a Markdown, JSON or JSONL file, which the user may
+// have meant to check. Anything else (pre-commit passes every staged file)
+// is skipped quietly.
+func reportedKind(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".md", ".markdown", ".mdx", ".json", ".jsonl":
+		return true
+	}
+	return false
 }
 
 func (r *run) notSelected(p string) {
@@ -178,7 +200,7 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 			sel.pages = append(sel.pages, f)
 		}
 	}
-	if r.opts.Mode == ModeCheck {
+	if !r.listing {
 		deps, err := r.dependents(ctx, touched)
 		if err != nil {
 			return nil, err
@@ -425,9 +447,47 @@ func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
 	return pages, nil
 }
 
+// dirArg reports whether the PATH argument p names a directory inside the
+// repository, and which (repository-relative, "" for the root). A directory
+// outside it, or .git, is left to pathArg to refuse.
+func (r *run) dirArg(p string) (string, bool) {
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(r.opts.Dir, p)
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	rel, ok := relSlash(r.root, abs)
+	if !ok || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+		return "", false
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return rel, true
+}
+
+// selectedUnder lists the candidate files under the directory dir
+// (repository-relative, "" for the root) that the run selects: pages, and
+// the fixtures, candidates, contracts and replays of the config.
+func (r *run) selectedUnder(ctx context.Context, dir string) ([]string, error) {
+	files, err := r.listFiles(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, f := range files {
+		if (dir == "" || strings.HasPrefix(f, dir+"/")) && (r.pagesM.Match(f) || r.fx.owns(f)) {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
 // pathArg turns a PATH argument into a repository-relative path; a path that
-// does not exist, is a directory (the error says what to give: dirHint) or
-// leaves the repository is a usage error.
+// does not exist, leaves the repository or is a directory where files are
+// wanted (the error says what to give: dirHint) is a usage error.
 func (r *run) pathArg(p, dirHint string) (string, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -437,12 +497,12 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 	if err != nil {
 		return "", usagef("%s: no such file", p)
 	}
-	if fi.IsDir() {
-		return "", usagef("%s: is a directory (%s)", p, dirHint)
-	}
 	rel, ok := relSlash(r.root, abs)
 	if !ok {
 		return "", usagef("%s: outside the repository %s", p, r.root)
+	}
+	if fi.IsDir() {
+		return "", usagef("%s: is a directory (%s)", p, dirHint)
 	}
 	return rel, nil
 }
