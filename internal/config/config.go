@@ -26,7 +26,7 @@ var Names = []string{".evalgate.yaml", ".evalgate.yml"}
 const DefaultTimeoutMS = 30000
 
 // DefaultPages are pages.include when the config sets none.
-var DefaultPages = []string{"**/*.md", "**/*.markdown"}
+var DefaultPages = []string{"**/*.md", "**/*.markdown", "**/*.mdx"}
 
 // Config is a parsed `.evalgate.yaml`, with every default applied.
 type Config struct {

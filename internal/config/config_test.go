@@ -187,7 +187,7 @@ func TestDefaults(t *testing.T) {
 	}
 	for _, cfg := range []*config.Config{def, min} {
 		// The default globs cover the whole repository, wherever the config is.
-		if !reflect.DeepEqual(cfg.Pages.Include, []string{"**/*.md", "**/*.markdown"}) || !cfg.Pages.WholeRepo || cfg.Pages.Exclude != nil {
+		if !reflect.DeepEqual(cfg.Pages.Include, []string{"**/*.md", "**/*.markdown", "**/*.mdx"}) || !cfg.Pages.WholeRepo || cfg.Pages.Exclude != nil {
 			t.Errorf("pages: %+v", cfg.Pages)
 		}
 		if cfg.Version != 1 || cfg.Commands.TimeoutMS != config.DefaultTimeoutMS || cfg.Commands.FrontmatterDeny ||

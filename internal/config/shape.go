@@ -20,7 +20,7 @@ var configPath = &shape.Type{Kind: shape.String, NonEmpty: true, Ref: "path"}
 
 var pagesSection = &shape.Object{Fields: []shape.Field{
 	{Name: "include", Type: &shape.Type{Kind: shape.List, Items: shape.NonEmptyString, Ref: "globs",
-		Doc: `Default ["**/*.md", "**/*.markdown"].`}},
+		Doc: `Default ["**/*.md", "**/*.markdown", "**/*.mdx"].`}},
 	{Name: "exclude", Type: globList},
 }}
 

@@ -12,7 +12,8 @@ var builtinCodeFences = &Tool{Tool: tooldef.CodeFences,
 	Run: builtinRunCodeFences}
 
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
-	doc := builtinParse(in.Target)
+	src, _ := builtinMarkdown(in)
+	doc := builtinParse(src)
 	pm := builtinNewPosMap(in)
 	var out builtinFindings
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -20,14 +21,14 @@ func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error)
 		if !entering || !ok {
 			return ast.WalkContinue, nil
 		}
-		if len(bytes.TrimSpace(fb.Language(in.Target))) > 0 {
+		if len(bytes.TrimSpace(fb.Language(src))) > 0 {
 			return ast.WalkSkipChildren, nil
 		}
 		// The key is the block's first non-blank line: it identifies the block without its line number.
 		var first string
 		for i := 0; i < fb.Lines().Len() && first == ""; i++ {
 			seg := fb.Lines().At(i)
-			first = string(bytes.TrimSpace(seg.Value(in.Target)))
+			first = string(bytes.TrimSpace(seg.Value(src)))
 		}
 		first = builtinTruncate(first, 80)
 		out.add(Finding{

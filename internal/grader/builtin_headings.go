@@ -13,7 +13,8 @@ var builtinHeadings = &Tool{Tool: tooldef.Headings,
 	Run: builtinRunHeadings}
 
 func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
-	doc := builtinParse(in.Target)
+	src, _ := builtinMarkdown(in)
+	doc := builtinParse(src)
 	pm := builtinNewPosMap(in)
 	present := map[string]bool{}
 	var out builtinFindings
@@ -23,9 +24,9 @@ func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		if !entering || !ok {
 			return ast.WalkContinue, nil
 		}
-		text := strings.TrimSpace(builtinPlainText(h, in.Target))
+		text := strings.TrimSpace(builtinPlainText(h, src))
 		present[text] = true
-		present[builtinHeadingSource(h, in.Target)] = true
+		present[builtinHeadingSource(h, src)] = true
 		if prev > 0 && h.Level > prev+1 {
 			out.add(Finding{
 				Pos:      pm.at(builtinNodePos(h)),

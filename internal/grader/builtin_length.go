@@ -46,15 +46,19 @@ func builtinRunLength(ctx context.Context, in *ToolInput) ([]Finding, error) {
 			Evidence: map[string]any{"actual": actual, "limit": limit, "option": option},
 		})
 	}
+	text := in.Target
+	if builtinIsMDX(in) {
+		text = builtinBlankMDX(text).kept // ESM and JSX are not the page's text
+	}
 	if limit, ok := tooldef.OptInt(in.Options, "max-chars"); ok {
-		if n := utf8.RuneCount(in.Target); n > limit {
+		if n := utf8.RuneCount(text); n > limit {
 			add("too_long", "max-chars", "code points", n, limit)
 		}
 	}
 	lo, hasLo := tooldef.OptInt(in.Options, "min-words")
 	hi, hasHi := tooldef.OptInt(in.Options, "max-words")
 	if hasLo || hasHi {
-		n := builtinCountWords(in.Target)
+		n := builtinCountWords(text)
 		if hasLo && n < lo {
 			add("too_short", "min-words", "words", n, lo)
 		}

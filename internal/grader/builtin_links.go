@@ -22,14 +22,15 @@ var builtinScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // builtinMarkdownExts are the extensions of files whose anchors tool:links checks.
 var builtinMarkdownExts = map[string]bool{
-	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".mkdn": true, ".mdwn": true,
+	".md": true, ".markdown": true, ".mdown": true, ".mkd": true, ".mkdn": true, ".mdwn": true, ".mdx": true,
 }
 
 func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	pages := builtinPages(in)
-	doc := builtinParse(in.Target)
+	src, jsx := builtinMarkdown(in)
+	doc := builtinParse(src)
 	pm := builtinNewPosMap(in)
-	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc}
+	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc, src: src, jsx: jsx}
 	var out builtinFindings
 	var err error
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -70,6 +71,8 @@ type builtinLinkCheck struct {
 	in    *ToolInput
 	pages *PageCache
 	doc   ast.Node
+	src   []byte          // what doc was parsed from (an MDX page's with its ESM and JSX blanked)
+	jsx   []byte          // an MDX page's JSX lines, whose id attributes are anchors too
 	own   map[string]bool // this target's anchors, computed on first use
 }
 
@@ -100,7 +103,8 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 			return nil, nil
 		}
 		if lc.own == nil {
-			lc.own = builtinAnchors(lc.doc, lc.in.Target)
+			lc.own = builtinAnchors(lc.doc, lc.src)
+			builtinHTMLAnchors(lc.own, lc.jsx)
 		}
 		if lc.own[frag] {
 			return nil, nil
@@ -157,7 +161,14 @@ func (c *PageCache) builtinPageAnchors(abs string) (map[string]bool, error) {
 			return nil, fmt.Errorf("tool:links: %w linked page: %v", ErrUnreadable, err)
 		}
 		body := builtinStripFrontmatter(data)
-		return builtinAnchors(builtinParse(body), body), nil
+		var jsx []byte
+		if strings.EqualFold(filepath.Ext(abs), ".mdx") {
+			m := builtinBlankMDX(body)
+			body, jsx = m.blanked, m.jsx
+		}
+		anchors := builtinAnchors(builtinParse(body), body)
+		builtinHTMLAnchors(anchors, jsx)
+		return anchors, nil
 	})
 	if err != nil {
 		return nil, err
