@@ -93,7 +93,7 @@ var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
 		"type":        "object",
 		"propertyNames": map[string]any{
 			"pattern": toolKey.String(),
-			"not":     map[string]any{"enum": builtinNames()},
+			"not":     map[string]any{"enum": tooldef.Names()},
 		},
 		"additionalProperties": (&shape.Type{Kind: shape.Map, Object: toolEntry}).JSONSchema(),
 	}}},
@@ -102,15 +102,6 @@ var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
 	{Name: "jev", Type: &shape.Type{Schema: (&shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.Map, Object: jevEntry}}).JSONSchema()}},
 	{Name: "ai", Type: &shape.Type{Kind: shape.Map, Object: aiSection, Doc: "Reserved: must be empty in this version."}},
 }}
-
-// builtinNames are the built-in graders' names, which a tools entry may not take.
-func builtinNames() []string {
-	names := make([]string, len(tooldef.Builtins))
-	for i, t := range tooldef.Builtins {
-		names[i] = t.Name
-	}
-	return names
-}
 
 // section is a section at the top level: checked by its reader against o, exported from o.
 func section(o *shape.Object) *shape.Type {

@@ -1,6 +1,9 @@
 package diag
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // NearMiss returns the candidate closest to s, for a "did you mean" hint,
 // and whether one is close enough to offer: at most one edit for names of up
@@ -43,4 +46,14 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// Suggest is the "did you mean" end of a message about the unknown name s:
+// `; did you mean "X"?` when NearMiss offers X among candidates, else "",
+// in the words of an unknown key's hint.
+func Suggest(s string, candidates []string) string {
+	if near, ok := NearMiss(s, candidates); ok {
+		return "; did you mean " + strconv.Quote(near) + "?"
+	}
+	return ""
 }

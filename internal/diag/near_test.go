@@ -47,3 +47,16 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestSuggest(t *testing.T) {
+	for _, tt := range []struct{ s, want string }{
+		{"how-too", `; did you mean "how-to"?`},
+		{"HOW_TO", `; did you mean "how-to"?`},
+		{"how-to", ""}, // itself: nothing to suggest
+		{"zzz", ""},
+	} {
+		if got := Suggest(tt.s, []string{"how-to", "tutorial"}); got != tt.want {
+			t.Errorf("Suggest(%q) = %q, want %q", tt.s, got, tt.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package docmeta
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -61,7 +62,7 @@ func ValidatePage(root *frontmatter.Node, cat *Catalog, byPath []*Suite) *Page {
 				suite = s
 				p.Suite, p.SuitePos = name, kv.KeyPos
 			} else {
-				c.fault(kv.Value.Pos, "unknown_suite", "eval-suite names no suite of the config: %s", quote(name))
+				c.fault(kv.Value.Pos, "unknown_suite", "eval-suite names no suite of the config: %s%s", quote(name), diag.Suggest(name, cat.suiteNames()))
 			}
 		case kv.Key == keySkip:
 			p.HasKeys = true
@@ -128,6 +129,16 @@ func (cat *Catalog) suite(name string) *Suite {
 		return nil
 	}
 	return cat.Suites[name]
+}
+
+// suiteNames are the config's suites, sorted.
+func (cat *Catalog) suiteNames() []string {
+	if cat == nil {
+		return nil
+	}
+	names := slices.Collect(maps.Keys(cat.Suites))
+	slices.Sort(names)
+	return names
 }
 
 // provenance checks eval-provenance (spec-origins §2.2): a non-empty list of

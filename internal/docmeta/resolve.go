@@ -2,6 +2,7 @@ package docmeta
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
@@ -161,7 +162,7 @@ func (r *resolver) reference(e *entry) *Eval {
 		named, found = r.named[e.id]
 	}
 	if !found {
-		r.c.fault(e.idPos, "unknown_use", "%s: use names no eval of the config: %s", e.path, quote(e.id))
+		r.c.fault(e.idPos, "unknown_use", "%s: use names no eval of the config: %s%s", e.path, quote(e.id), diag.Suggest(e.id, r.names()))
 		return nil
 	}
 	if named == nil || !e.ok {
@@ -252,4 +253,18 @@ func (r *resolver) staleNote(ev *Eval, hashPos diag.Pos) {
 	}
 	r.c.note(hashPos, ev.ID, diag.SeverityWarning, "stale_generated_command",
 		"the assertion changed since its command was generated (generated-assertion-hash differs from its SHA-256); the command still runs: regenerate it")
+}
+
+// names are the ids a use: may name, sorted: the suite's evals and the
+// config's named evals.
+func (r *resolver) names() []string {
+	var out []string
+	for _, s := range r.suite {
+		out = append(out, s.ID)
+	}
+	for id := range r.named {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

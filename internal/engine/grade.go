@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
 // defaultTimeout is a command's timeout when neither the eval nor the config
@@ -141,8 +142,18 @@ func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag
 	if t, ok := r.cfg.Tools[ev.Grader]; ok {
 		return r.runCommand(ctx, base, ps, ev, t.Command, false, r.cfg.Dir, ev.Options)
 	}
-	return []diag.Result{with(base, diag.Error, "unknown_tool",
-		fmt.Sprintf("%s is neither a built-in tool nor defined under tools in the config", ev.Grader))}
+	return []diag.Result{with(base, diag.Error, "unknown_tool", r.unknownTool(ev.Grader))}
+}
+
+// unknownTool is the message of unknown_tool for a tool:* name that is
+// neither built in nor under tools in the config, with the nearest name.
+func (r *run) unknownTool(name string) string {
+	names := tooldef.Names()
+	for n := range r.cfg.Tools {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return name + " is neither a built-in tool nor defined under tools in the config" + diag.Suggest(name, names)
 }
 
 // evalDir is where ev's command runs and its options' paths are relative to:

@@ -28,7 +28,7 @@ func (r *run) validateTargets(pages []*pageState) {
 			}
 			if strings.HasPrefix(ev.Grader, "tool:") && tooldef.Lookup(ev.Grader) == nil {
 				if _, ok := r.cfg.Tools[ev.Grader]; !ok {
-					fail("unknown_tool", ev.Grader+" is neither a built-in tool nor defined under tools in the config")
+					fail("unknown_tool", r.unknownTool(ev.Grader))
 				}
 			}
 			if ev.Target.Kind == docmeta.TargetFile {

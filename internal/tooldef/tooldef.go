@@ -33,6 +33,15 @@ type Tool struct {
 	Options *shape.Object
 }
 
+// Names are the built-in graders' names, in Builtins order.
+func Names() []string {
+	names := make([]string, len(Builtins))
+	for i, t := range Builtins {
+		names[i] = t.Name
+	}
+	return names
+}
+
 // Lookup returns the built-in grader named name ("tool:links"), or nil.
 func Lookup(name string) *Tool {
 	for _, t := range Builtins {
