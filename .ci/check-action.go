@@ -86,6 +86,7 @@ var wantInputs = map[string]*string{
 	"jobs":                     nil,
 	"working-directory":        nil,
 	"allow-untrusted-commands": ptr("false"),
+	"baseline":                 ptr(""),
 }
 
 var wantOutputs = []string{"pass", "fail", "error", "skip", "pending", "score", "sarif-file", "json-file"}

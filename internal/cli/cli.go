@@ -32,6 +32,8 @@ const usage = `evalgate gates documentation and eval fixtures in CI.
 Usage:
   evalgate check [flags] [PATH...]     validate, run graders, report
   evalgate validate [flags] [PATH...]  validate only; runs nothing
+  evalgate baseline [check flags]      check everything and write the baseline of its
+                                       fails (.evalgate-baseline.json, or --baseline FILE)
   evalgate cases [--candidates FILE]... [--format text|json|jsonl] [FIXTURE...]
                                        EvalCase v1 assertions on candidate outputs
   evalgate jev eval CONTRACT --answers REPLAY [--candidate-model M]
@@ -61,6 +63,9 @@ Flags of check and validate (before or after PATH; -- ends flags):
   --fail-on LEVEL    least severity of a failure that blocks: error, warning, info or none (default error)
   --allow-untrusted-commands
                      run commands on privileged events and fork pull requests
+  --baseline FILE    the baseline of known failures (default .evalgate-baseline.json
+                     at the repository root, when it exists)
+  --no-baseline      apply no baseline
 
 Exit status: 0 nothing blocking, 1 something blocking, 2 usage or config error
 or nothing to evaluate, 3 internal failure.
@@ -81,10 +86,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "check":
-		return runCheck(engine.ModeCheck, rest, stdout, stderr)
-	case "validate":
-		return runCheck(engine.ModeValidate, rest, stdout, stderr)
+	case "check", "validate", "baseline":
+		return runCheck(cmd, rest, stdout, stderr)
 	case "cases":
 		return runCases(rest, stdout, stderr)
 	case "jev":
@@ -150,10 +153,12 @@ func emptyBase(fs *flag.FlagSet, stderr io.Writer) (int, bool) {
 	return usageErr(stderr, "--base \"\": an empty REF names no commit"), true
 }
 
-func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
-	name := "check"
-	if mode == engine.ModeValidate {
-		name = "validate"
+// runCheck runs check, validate or baseline (a scope-all check that writes
+// the baseline of its fails, README "Baseline").
+func runCheck(name string, args []string, stdout, stderr io.Writer) int {
+	mode := engine.ModeCheck
+	if name == "validate" {
+		mode = engine.ModeValidate
 	}
 	fs := newFlagSet(name)
 	var (
@@ -168,6 +173,8 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		jobs       = fs.Int("jobs", 0, "")
 		failOn     = fs.String("fail-on", "error", "")
 		untrusted  = fs.Bool("allow-untrusted-commands", false, "")
+		baseline   = fs.String("baseline", "", "")
+		noBaseline = fs.Bool("no-baseline", false, "")
 	)
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -179,6 +186,16 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	}
 	if code, ok := emptyBase(fs, stderr); ok {
 		return code
+	}
+	switch {
+	case *baseline == "" && flagSet(fs, "baseline"):
+		return usageErr(stderr, "--baseline: give a file")
+	case *noBaseline && *baseline != "":
+		return usageErr(stderr, "--baseline and --no-baseline exclude each other")
+	case name == "baseline" && (len(paths) > 0 || *base != ""):
+		return usageErr(stderr, "baseline checks everything: it takes no PATH and no --base")
+	case name == "baseline" && *noBaseline:
+		return usageErr(stderr, "baseline: --no-baseline has no meaning here (it reads no baseline)")
 	}
 	f, err := report.ParseFormat(*format)
 	if err != nil {
@@ -203,7 +220,11 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
+		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline",
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
+	}
+	if name == "baseline" {
+		opts.All = true
 	}
 	stopProgress := func() {}
 	if term.progress {
@@ -220,7 +241,7 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
-	if f == report.FormatText && !term.stdout && !errors.Is(err, engine.ErrConfigInvalid) {
+	if f == report.FormatText && !term.stdout && !errors.Is(err, engine.ErrConfigInvalid) && !errors.Is(err, engine.ErrBaselineInvalid) {
 		// The terminal form shows what the run saw; a piped report stays as it is.
 		// An invalid config saw nothing.
 		fmt.Fprintln(stderr, report.Notice(report.SeenLine(rep)))
@@ -230,7 +251,17 @@ func runCheck(mode engine.Mode, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
 		return exitInternal
 	}
+	if name == "baseline" && code == exitBlocking {
+		code = exitOK // the file is written: what it holds is accepted
+	}
 	return stopper.exit(stderr, code)
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // runStatus turns what engine.Run returned into an exit status (README "Exit statuses"); done reports
@@ -240,7 +271,7 @@ func runStatus(rep *report.Report, err error, stderr io.Writer) (code int, done 
 	switch {
 	case errors.As(err, &uerr):
 		return usageErr(stderr, "%s", uerr.Msg), true
-	case err != nil && !engine.IsNothingToEvaluate(err) && !errors.Is(err, engine.ErrConfigInvalid):
+	case err != nil && !engine.IsNothingToEvaluate(err) && !errors.Is(err, engine.ErrConfigInvalid) && !errors.Is(err, engine.ErrBaselineInvalid):
 		fmt.Fprintf(stderr, "evalgate: internal error: %s\n", report.Line(err.Error()))
 		return exitInternal, true
 	case err != nil:

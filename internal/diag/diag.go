@@ -167,6 +167,9 @@ type Result struct {
 	// Assertion is the eval's assertion, when it has one: SARIF describes
 	// an eval/* rule with it.
 	Assertion string
+	// Baselined marks a fail the baseline of known failures accepts
+	// (README "Baseline"): it never blocks.
+	Baselined bool
 }
 
 // Location renders file:line:col, file:line or file, as the text report does.
@@ -204,6 +207,9 @@ func Blocks(res *Result, failOn Severity) bool {
 	case Error:
 		return true
 	case Fail:
+		if res.Baselined {
+			return false
+		}
 		if res.Type == TypeCapability && !res.Verdictless {
 			return false
 		}

@@ -57,10 +57,17 @@ type Options struct {
 	Jobs int    // --jobs; < 1 means the number of CPUs
 	// FailOn is the least severity of a fail that blocks, or FailOnNone.
 	FailOn         diag.Severity
-	AllowUntrusted bool     // --allow-untrusted-commands
-	Env            []string // the process environment, "K=V"
-	Version        string   // evalgate's version, for the report
-	Category       string   // --category, for SARIF
+	AllowUntrusted bool // --allow-untrusted-commands
+	// Baseline is --baseline FILE as given (relative to Dir); "" for the
+	// default .evalgate-baseline.json at the root, read when it exists.
+	Baseline   string
+	NoBaseline bool // --no-baseline: apply none
+	// WriteBaseline is `evalgate baseline`: the check applies no baseline and
+	// writes one of its fails (README "Baseline").
+	WriteBaseline bool
+	Env           []string // the process environment, "K=V"
+	Version       string   // evalgate's version, for the report
+	Category      string   // --category, for SARIF
 	// Notice receives notices for stderr, one line each, unescaped.
 	Notice func(string)
 	// Progress, when set, is called with the evals of pages graded so far
@@ -141,6 +148,15 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.finish()
 		return r.rep, ErrConfigInvalid
 	}
+	bl, blResults, err := r.loadBaseline()
+	if err != nil {
+		return nil, err
+	}
+	if len(blResults) > 0 {
+		r.rep.Results = blResults
+		r.finish()
+		return r.rep, ErrBaselineInvalid
+	}
 	r.rep.Results = append(r.rep.Results, cfg.Notes...)
 	r.setupCommands()
 	if opts.Mode == ModeCases {
@@ -181,7 +197,13 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	if opts.Mode == ModeCheck {
 		r.score()
 	}
+	r.applyBaseline(bl)
 	r.finish()
+	if opts.WriteBaseline {
+		if err := r.writeBaseline(); err != nil {
+			return nil, err
+		}
+	}
 	return r.rep, nil
 }
 

@@ -173,8 +173,8 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 	total := 0
 	for i := range r.Results {
 		res := &r.Results[i]
-		if res.Outcome != diag.Fail && res.Outcome != diag.Error {
-			continue
+		if res.Outcome != diag.Fail && res.Outcome != diag.Error || res.Baselined {
+			continue // a baselined fail is accepted for now: no annotation (README "Baseline")
 		}
 		l := annotationLevel(res)
 		byLevel[l] = append(byLevel[l], res)

@@ -32,13 +32,14 @@ type jsonScope struct {
 }
 
 type jsonSummary struct {
-	Pass     int      `json:"pass"`
-	Fail     int      `json:"fail"`
-	Error    int      `json:"error"`
-	Skip     int      `json:"skip"`
-	Pending  int      `json:"pending"`
-	Blocking int      `json:"blocking"`
-	Score    *float64 `json:"score"`
+	Pass      int      `json:"pass"`
+	Fail      int      `json:"fail"`
+	Error     int      `json:"error"`
+	Skip      int      `json:"skip"`
+	Pending   int      `json:"pending"`
+	Blocking  int      `json:"blocking"`
+	Baselined int      `json:"baselined"`
+	Score     *float64 `json:"score"`
 }
 
 type jsonSuite struct {
@@ -61,6 +62,7 @@ type jsonResult struct {
 	Outcome    string         `json:"outcome"`
 	Severity   string         `json:"severity"`
 	Blocking   bool           `json:"blocking"`
+	Baselined  bool           `json:"baselined,omitempty"` // only a baselined fail has it (README "Baseline")
 	Code       string         `json:"code"`
 	Message    string         `json:"message"`
 	Weight     *float64       `json:"weight"`
@@ -77,6 +79,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 		Summary: jsonSummary{
 			Pass: r.Summary.Pass, Fail: r.Summary.Fail, Error: r.Summary.Error,
 			Skip: r.Summary.Skip, Pending: r.Summary.Pending, Blocking: r.Summary.Blocking,
+			Baselined: r.Summary.Baselined,
 		},
 		Suites:  make([]jsonSuite, 0, len(r.Suites)),
 		Results: make([]jsonResult, 0, len(r.Results)),
@@ -107,6 +110,7 @@ func toJSONResult(r *diag.Result) jsonResult {
 		Outcome:    string(r.Outcome),
 		Severity:   r.Severity.String(),
 		Blocking:   r.Blocking,
+		Baselined:  r.Baselined,
 		Code:       r.Code,
 		Message:    r.Message,
 		DurationMS: r.DurationMS,

@@ -62,6 +62,10 @@ func (c *junitCounts) add(r *diag.Result) {
 	c.Tests++
 	switch r.Outcome {
 	case diag.Fail:
+		if r.Baselined {
+			c.Skipped++ // written as <skipped>, so counted as one
+			break
+		}
 		c.Failures++
 	case diag.Error:
 		c.Errors++
@@ -142,12 +146,15 @@ func junitTestCase(r *diag.Result) junitCase {
 		Classname: junitText(r.File),
 		Time:      junitSeconds(max(0, r.DurationMS)),
 	}
-	switch r.Outcome {
-	case diag.Fail:
+	switch {
+	case r.Baselined:
+		// A known failure the baseline accepts (README "Baseline").
+		c.Skipped = &junitSkipped{Message: junitText("baselined: " + r.Message)}
+	case r.Outcome == diag.Fail:
 		c.Failure = &junitProblem{Message: junitText(r.Message), Type: junitText(r.Code), Text: junitDetails(r)}
-	case diag.Error:
+	case r.Outcome == diag.Error:
 		c.Error = &junitProblem{Message: junitText(r.Message), Type: junitText(r.Code), Text: junitDetails(r)}
-	case diag.Skip, diag.Pending:
+	case r.Outcome == diag.Skip || r.Outcome == diag.Pending:
 		c.Skipped = &junitSkipped{Message: junitText(string(r.Outcome) + ": " + r.Message)}
 	}
 	return c

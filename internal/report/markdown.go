@@ -100,6 +100,10 @@ func writeSummaryHeader(b *strings.Builder, r *Report) {
 	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	fmt.Fprintf(b, "| %d | %d | %d | %d | %d | %d | %s |\n",
 		sm.Pass, sm.Fail, sm.Error, sm.Skip, sm.Pending, sm.Blocking, score)
+	if r.Baseline {
+		fmt.Fprintf(b, "\n%s accepted by the baseline of known failures (not blocking).\n",
+			plural(sm.Baselined, "fail", "fails"))
+	}
 
 	files := plural(len(r.Scope.Files), "file", "files")
 	switch r.Scope.Mode {

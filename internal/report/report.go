@@ -29,6 +29,9 @@ type Report struct {
 	// Seen counts what the run looked at (README "On a terminal"). The JSON
 	// report leaves it out: its format is fixed.
 	Seen Seen
+	// Baseline says a baseline of known failures was applied: SARIF then
+	// gives every result its baselineState (README "Baseline").
+	Baseline bool
 	// Jev is the evaluation of `evalgate jev`, for its summary
 	// ([WriteJevSummary]); nil in every other run.
 	Jev *JevSummary
@@ -94,6 +97,7 @@ type Scope struct {
 type Summary struct {
 	Pass, Fail, Error, Skip, Pending int
 	Blocking                         int
+	Baselined                        int // fails the baseline accepts (README "Baseline")
 	Score                            *float64
 }
 
@@ -148,6 +152,9 @@ func (r *Report) Count() {
 		}
 		if res.Blocking {
 			s.Blocking++
+		}
+		if res.Baselined {
+			s.Baselined++
 		}
 	}
 	r.Summary = s

@@ -65,6 +65,22 @@ func sample() *Report {
 	return r
 }
 
+// baselinedSample is sample() read against a baseline that accepts its
+// first two fails (README "Baseline").
+func baselinedSample() *Report {
+	r := sample()
+	r.Baseline = true
+	n := 0
+	for i := range r.Results {
+		if res := &r.Results[i]; res.Outcome == diag.Fail && n < 2 {
+			res.Baselined, res.Blocking = true, false
+			n++
+		}
+	}
+	r.Count()
+	return r
+}
+
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	testfs.Golden(t, filepath.Join("testdata", name), string(got), *update)
@@ -81,6 +97,11 @@ func TestGolden(t *testing.T) {
 			}
 			golden(t, "sample."+string(f), buf.Bytes())
 			assertHygiene(t, buf.String())
+			buf.Reset()
+			if err := Write(&buf, f, baselinedSample()); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "baselined."+string(f), buf.Bytes())
 		})
 	}
 }

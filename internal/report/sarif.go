@@ -105,7 +105,13 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	run.Results = make([]*sarif.Result, 0, len(kept))
 	for k, pos := range kept {
 		res := &r.Results[eligible[pos]]
-		run.Results = append(run.Results, sarifResult(res, ids[k], ruleIndex[ids[k]], prints[pos]))
+		sr := sarifResult(res, ids[k], ruleIndex[ids[k]], prints[pos])
+		if r.Baseline {
+			// Code scanning reads baselineState: "unchanged" is a known
+			// failure the baseline accepts, "new" one it does not.
+			sr.WithBaselineState(map[bool]string{true: "unchanged", false: "new"}[res.Baselined])
+		}
+		run.Results = append(run.Results, sr)
 	}
 
 	inv := sarif.NewInvocation().WithExecutionSuccess(true)
@@ -226,16 +232,8 @@ func keepSARIF(r *Report, eligible []int) []int {
 func fingerprints(r *Report, eligible []int) []string {
 	out := make([]string, len(eligible))
 	seen := map[string]int{}
-	var buf []byte
 	for pos, i := range eligible {
-		res := &r.Results[i]
-		buf = buf[:0]
-		for _, field := range []string{RuleID(res), res.File, res.CaseID, res.Code, res.Key} {
-			buf = binary.AppendUvarint(buf, uint64(len(field)))
-			buf = append(buf, field...)
-		}
-		sum := sha256.Sum256(buf)
-		fp := hex.EncodeToString(sum[:])
+		fp := Fingerprint(&r.Results[i])
 		seen[fp]++
 		if n := seen[fp]; n > 1 {
 			fp += ":" + strconv.Itoa(n)
@@ -243,6 +241,20 @@ func fingerprints(r *Report, eligible []int) []string {
 		out[pos] = fp
 	}
 	return out
+}
+
+// Fingerprint is the evalgate/v1 fingerprint of a result before its
+// occurrence suffix: the hex SHA-256 of its rule id, file, case id, code and
+// key, each with its length first. The baseline of known failures counts
+// results by it (README "Baseline").
+func Fingerprint(res *diag.Result) string {
+	var buf []byte
+	for _, field := range []string{RuleID(res), res.File, res.CaseID, res.Code, res.Key} {
+		buf = binary.AppendUvarint(buf, uint64(len(field)))
+		buf = append(buf, field...)
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:])
 }
 
 // sarifLevel is a result's SARIF level, by its shown severity (info is note).
@@ -361,6 +373,9 @@ func sarifResult(res *diag.Result, ruleID string, ruleIndex int, fingerprint str
 		"outcome":  string(res.Outcome),
 		"code":     res.Code,
 		"blocking": res.Blocking,
+	}
+	if res.Baselined {
+		props["baselined"] = true
 	}
 	if res.CaseID != "" {
 		props["case_id"] = res.CaseID

@@ -151,6 +151,7 @@ func TestSARIFGolden(t *testing.T) {
 	}{
 		{"sample.sarif", sample()},
 		{"sarif-edge.sarif", sarifEdgeReport()},
+		{"sarif-baselined.sarif", baselinedSample()},
 		{"sarif-hostile.sarif", sarifHostileReport()},
 		{"sarif-empty.sarif", &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}},
 	}

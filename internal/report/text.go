@@ -42,8 +42,12 @@ func TextLine(res *diag.Result) string {
 	default:
 		label = string(res.Outcome)
 	}
-	return guardLine(fmt.Sprintf("%s: %s: %s: %s [%s]",
-		OneLine(res.Location()), label, OneLine(res.Check), OneLine(res.Message), OneLine(res.Code)))
+	line := fmt.Sprintf("%s: %s: %s: %s [%s]",
+		OneLine(res.Location()), label, OneLine(res.Check), OneLine(res.Message), OneLine(res.Code))
+	if res.Baselined {
+		line += " (baselined)"
+	}
+	return guardLine(line)
 }
 
 // SummaryLine is the one-line summary of the text report.
@@ -51,6 +55,9 @@ func SummaryLine(r *Report) string {
 	s := r.Summary
 	line := fmt.Sprintf("evalgate: %d pass, %d fail, %d error, %d skip, %d pending; %d blocking",
 		s.Pass, s.Fail, s.Error, s.Skip, s.Pending, s.Blocking)
+	if r.Baseline {
+		line += fmt.Sprintf("; %d baselined", s.Baselined)
+	}
 	if s.Score != nil {
 		line += "; score " + FormatScore(*s.Score)
 	}

@@ -1,0 +1,168 @@
+// Package baseline is the baseline of known failures (README "Baseline"): a
+// JSON file listing, as a multiset of fingerprints, the fail results a team
+// accepts for now, so that only new ones block. It reads and writes the file
+// and matches a run's results against it; the fingerprint itself is the
+// caller's (the SARIF evalgate/v1 fingerprint), so this package knows only
+// results.
+package baseline
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/shape"
+)
+
+// Name is the baseline's file at the repository root, read when it exists.
+const Name = ".evalgate-baseline.json"
+
+// Version is the file's version.
+const Version = 1
+
+// MaxSize bounds the file evalgate reads: 64 MiB.
+const MaxSize = 64 << 20
+
+// Entry is one fingerprint of the baseline and how many fail results have
+// it; rule, file and message are what a reader of the file (or its diff)
+// needs to know what was accepted.
+type Entry struct {
+	Fingerprint string `json:"fingerprint"`
+	Count       int    `json:"count"`
+	Rule        string `json:"rule"`
+	File        string `json:"file"`
+	Message     string `json:"message"`
+}
+
+// File is the baseline file.
+type File struct {
+	Version int     `json:"version"`
+	Entries []Entry `json:"entries"`
+}
+
+// Fingerprint names a result for the baseline: the same for the same
+// finding wherever its line moves.
+type Fingerprint func(*diag.Result) string
+
+// fileShape is the file's table for the checking kit.
+var fileShape = &shape.Object{Name: "the baseline", Fields: []shape.Field{
+	{Name: "version", Required: true, Missing: "needs version: 1",
+		Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(Version), Max: shape.Ptr(Version)}},
+	{Name: "entries", Required: true, Type: &shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.Map, Object: entryShape}}},
+}}
+
+var entryShape = &shape.Object{Name: "an entry", Fields: []shape.Field{
+	{Name: "fingerprint", Type: shape.NonEmptyString, Required: true},
+	{Name: "count", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1)}, Required: true},
+	{Name: "rule", Type: &shape.Type{Kind: shape.String}},
+	{Name: "file", Type: &shape.Type{Kind: shape.String}},
+	{Name: "message", Type: &shape.Type{Kind: shape.String}},
+}}
+
+// Parse reads a baseline file's text. Its faults are positioned problems
+// (syntax, duplicate keys, invalid UTF-8, the table's); with any fault, the
+// file is nil.
+func Parse(text []byte) (*File, []diag.Problem) {
+	root, problems := frontmatter.ParseJSON(text, 1)
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	if root == nil {
+		return nil, []diag.Problem{{Pos: diag.Pos{Line: 1, Col: 1}, Code: "missing_field", Message: "the baseline is empty: it needs version and entries"}}
+	}
+	var k shape.Checker
+	if !k.Value(root, &shape.Type{Kind: shape.Map, Object: fileShape}, "") || k.Faults() > 0 {
+		return nil, k.Problems()
+	}
+	f := &File{Version: Version, Entries: []Entry{}}
+	for _, it := range root.Get("entries").Value.Items {
+		text := func(key string) string {
+			if e := it.Get(key); e != nil {
+				return e.Value.Text
+			}
+			return ""
+		}
+		f.Entries = append(f.Entries, Entry{
+			Fingerprint: text("fingerprint"), Count: int(it.Get("count").Value.Num),
+			Rule: text("rule"), File: text("file"), Message: text("message"),
+		})
+	}
+	return f, nil
+}
+
+// Build makes the baseline of a run's results: every fail, counted by
+// fingerprint, sorted by file, rule and fingerprint so that the diff of a
+// re-baseline reads like a changelog. Errors are never baselined: they are
+// no finding, only a check that did not run.
+func Build(results []diag.Result, fp Fingerprint, rule func(*diag.Result) string) *File {
+	index := map[string]int{}
+	f := &File{Version: Version, Entries: []Entry{}}
+	for i := range results {
+		res := &results[i]
+		if res.Outcome != diag.Fail {
+			continue
+		}
+		key := fp(res)
+		if j, ok := index[key]; ok {
+			f.Entries[j].Count++
+			continue
+		}
+		index[key] = len(f.Entries)
+		f.Entries = append(f.Entries, Entry{Fingerprint: key, Count: 1, Rule: rule(res), File: res.File, Message: res.Message})
+	}
+	slices.SortFunc(f.Entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Fingerprint, b.Fingerprint))
+	})
+	return f
+}
+
+// Marshal is the file's text: indented JSON with a final newline, keys in
+// the order of the format, no HTML escaping.
+func (f *File) Marshal() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Apply marks the fail results the baseline accepts: in results' order,
+// each fail whose fingerprint still has count left is Baselined, and the
+// count goes down. It returns how many counted occurrences no result used:
+// the baseline's entries that no longer occur (fixed).
+func (f *File) Apply(results []diag.Result, fp Fingerprint) (fixed int) {
+	left := make(map[string]int, len(f.Entries))
+	for _, e := range f.Entries {
+		left[e.Fingerprint] += e.Count
+	}
+	for i := range results {
+		res := &results[i]
+		if res.Outcome != diag.Fail {
+			continue
+		}
+		if key := fp(res); left[key] > 0 {
+			left[key]--
+			res.Baselined = true
+		}
+	}
+	for _, n := range left {
+		fixed += n
+	}
+	return fixed
+}
+
+// Fixed words the notice of a scope-all run whose baseline holds entries
+// that no longer occur.
+func Fixed(n int) string {
+	if n == 1 {
+		return "evalgate: 1 baseline entry no longer occurs (fixed)"
+	}
+	return fmt.Sprintf("evalgate: %d baseline entries no longer occur (fixed)", n)
+}

@@ -1,0 +1,126 @@
+package baseline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// fp names a result by its file and key, as a test's stand-in for the SARIF
+// fingerprint.
+func fp(r *diag.Result) string { return r.File + "|" + r.Key }
+
+func rule(r *diag.Result) string { return "tool:x/" + r.Code }
+
+func fail(file, key string) diag.Result {
+	return diag.Result{File: file, Key: key, Code: "c", Outcome: diag.Fail, Message: "m " + key}
+}
+
+// TestBuildAndApply: fails are counted as a multiset and sorted by file,
+// rule and fingerprint; errors and passes never enter; applying marks as
+// many fails as the count allows and returns the occurrences left over.
+func TestBuildAndApply(t *testing.T) {
+	results := []diag.Result{
+		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"),
+		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
+		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
+	}
+	f := Build(results, fp, rule)
+	var got []string
+	for _, e := range f.Entries {
+		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
+	}
+	if want := "a.md a.md|k 1,b.md b.md|k 2"; strings.Join(got, ",") != want {
+		t.Fatalf("entries %q, want %q", got, want)
+	}
+
+	// Later: one b.md occurrence fixed, a new one in c.md.
+	later := []diag.Result{fail("a.md", "k"), fail("b.md", "k"), fail("c.md", "k"),
+		{File: "b.md", Key: "k", Outcome: diag.Error}}
+	if fixed := f.Apply(later, fp); fixed != 1 {
+		t.Errorf("fixed = %d, want 1 (one b.md occurrence left over)", fixed)
+	}
+	for i, want := range []bool{true, true, false, false} {
+		if later[i].Baselined != want {
+			t.Errorf("result %d (%s, %s) baselined = %v, want %v", i, later[i].File, later[i].Outcome, later[i].Baselined, want)
+		}
+	}
+	if diag.Blocks(&later[0], diag.SeverityInfo) {
+		t.Error("a baselined fail blocks")
+	}
+}
+
+// TestRoundTrip: what Marshal writes, Parse reads back the same.
+func TestRoundTrip(t *testing.T) {
+	f := Build([]diag.Result{fail("a.md", "x\"<y>"), fail("a.md", "z")}, fp, rule)
+	text, err := f.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), `"message": "m x\"<y>"`) || !strings.HasSuffix(string(text), "}\n") {
+		t.Errorf("text:\n%s", text)
+	}
+	back, problems := Parse(text)
+	if len(problems) > 0 || len(back.Entries) != 2 || back.Entries[0] != f.Entries[0] || back.Entries[1] != f.Entries[1] {
+		t.Errorf("Parse = %+v, %v; want %+v", back, problems, f)
+	}
+}
+
+// TestParseFaults: each fault is positioned, with the kit's words.
+func TestParseFaults(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{``, "1:1 syntax_error"},
+		{`{"version": 1,`, "1:15 syntax_error"},
+		{`[]`, "1:1 wrong_type"},
+		{`{"entries": []}`, "1:1 missing_field"},
+		{`{"version": 2, "entries": []}`, "1:13 invalid_value"},
+		{`{"version": 1, "entries": [{"fingerprint": "f"}]}`, "1:28 missing_field"},
+		{`{"version": 1, "entries": [{"fingerprint": "f", "count": 0}]}`, "1:58 invalid_value"},
+		{`{"version": 1, "entries": [{"fingerprint": "", "count": 1}]}`, "1:44 invalid_value"},
+		{`{"version": 1, "entries": [], "extra": 1}`, "1:31 unknown_key"},
+		{`{"version": 1, "version": 1, "entries": []}`, "1:16 duplicate_key"},
+		{"{\"version\": 1, \"entries\": [{\"fingerprint\": \"\xff\", \"count\": 1}]}", "1:45 invalid_utf8"},
+	}
+	for _, tt := range tests {
+		f, problems := Parse([]byte(tt.text))
+		if f != nil || len(problems) == 0 {
+			t.Errorf("Parse(%q) = %+v, %v: want faults", tt.text, f, problems)
+			continue
+		}
+		if got := problems[0].Pos.String() + " " + problems[0].Code; got != tt.want {
+			t.Errorf("Parse(%q): first fault %s (%s), want %s", tt.text, got, problems[0].Message, tt.want)
+		}
+	}
+}
+
+// FuzzParse: any text gives a file or positioned faults, never a panic; a
+// file read back marshals to text that parses to the same file.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{"version": 1, "entries": [{"fingerprint": "f", "count": 2, "rule": "r", "file": "a", "message": "m"}]}`,
+		`{"version": 1, "entries": []}`, `{`, `[1]`, `{"version": 1e400}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		b, problems := Parse(text)
+		if b == nil {
+			for _, p := range problems {
+				if !p.Pos.Known() {
+					t.Fatalf("fault without a position: %+v", p)
+				}
+			}
+			if len(problems) == 0 {
+				t.Fatal("no file and no fault")
+			}
+			return
+		}
+		out, err := b.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, problems := Parse(out)
+		if again == nil || len(again.Entries) != len(b.Entries) {
+			t.Fatalf("re-parse of %q: %v", out, problems)
+		}
+	})
+}
