@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/repofs"
@@ -27,12 +29,15 @@ var builtinMarkdownExts = map[string]bool{
 
 func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	pages := builtinPages(in)
+	site, err := builtinSiteOf(in)
+	if err != nil {
+		return nil, err
+	}
 	src, jsx := builtinMarkdown(in)
-	doc := builtinParse(src)
+	doc := site.parse(src)
 	pm := builtinNewPosMap(in)
-	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc, src: src, jsx: jsx}
+	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc, src: src, jsx: jsx, site: site}
 	var out builtinFindings
-	var err error
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -73,14 +78,17 @@ type builtinLinkCheck struct {
 	doc   ast.Node
 	src   []byte          // what doc was parsed from (an MDX page's with its ESM and JSX blanked)
 	jsx   []byte          // an MDX page's JSX lines, whose id attributes are anchors too
+	site  *builtinSite    // the site's URL rules (the github preset: files as GitHub renders them)
 	own   map[string]bool // this target's anchors, computed on first use
+	// ownOpen: this target includes other content, so an anchor not found in it is not judged.
+	ownOpen bool
 }
 
 // check judges one link destination as written in the source; it returns a finding without a position,
 // or nil when the link holds.
 func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 	dest := strings.TrimSpace(string(builtinUnescape([]byte(written))))
-	if dest == "" || builtinScheme.MatchString(dest) || strings.HasPrefix(dest, "//") {
+	if dest == "" || builtinScheme.MatchString(dest) || strings.HasPrefix(dest, "//") || lc.site.skip(dest) {
 		return nil, nil
 	}
 	pathPart, frag, _ := strings.Cut(dest, "#")
@@ -103,10 +111,10 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 			return nil, nil
 		}
 		if lc.own == nil {
-			lc.own = builtinAnchors(lc.doc, lc.src)
+			lc.own, lc.ownOpen = lc.site.anchors(lc.src, lc.in.Target)
 			builtinHTMLAnchors(lc.own, lc.jsx)
 		}
-		if lc.own[frag] {
+		if lc.own[frag] || lc.ownOpen {
 			return nil, nil
 		}
 		return &Finding{Code: "missing_anchor", Key: written,
@@ -114,6 +122,9 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 			Evidence: map[string]any{"link": written, "anchor": frag}}, nil
 	}
 
+	if lc.site.name != "github" {
+		return lc.checkSite(written, kind, pathPart, frag)
+	}
 	root := filepath.Clean(lc.in.RepoRoot)
 	base, rel := lc.in.Dir, pathPart
 	if strings.HasPrefix(pathPart, "/") {
@@ -137,41 +148,142 @@ func (lc *builtinLinkCheck) check(written, kind string) (*Finding, error) {
 			return broken("not a directory", ev), nil
 		}
 	}
+	return lc.checkAnchor(written, frag, abs, st, ev)
+}
+
+// checkAnchor judges a link's #frag in the file it resolved to: only a Markdown file has anchors to check.
+func (lc *builtinLinkCheck) checkAnchor(written, frag, abs string, st builtinPathState, ev map[string]any) (*Finding, error) {
 	if frag == "" || frag == "top" || st != builtinPathFile || !builtinMarkdownExts[strings.ToLower(filepath.Ext(abs))] {
 		return nil, nil
 	}
-	anchors, err := lc.pages.builtinPageAnchors(abs)
+	anchors, open, err := lc.pages.builtinPageAnchors(lc.site, abs)
 	if err != nil {
 		return nil, err
 	}
-	if anchors[frag] {
+	if anchors[frag] || open {
 		return nil, nil
+	}
+	if r, err := filepath.Rel(filepath.Clean(lc.in.RepoRoot), abs); err == nil {
+		ev["path"] = filepath.ToSlash(r)
 	}
 	ev["link"], ev["anchor"] = written, frag
 	return &Finding{Code: "missing_anchor", Key: written, Evidence: ev,
 		Message: fmt.Sprintf("missing anchor %q: no heading or id %q in %s", written, frag, ev["path"])}, nil
 }
 
-// builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out), cached.
-func (c *PageCache) builtinPageAnchors(abs string) (map[string]bool, error) {
-	v, err := c.builtinGet("anchors\x00"+abs, func() (any, error) {
+// checkSite judges a link on a documentation site (README "Links on real sites"): a /-rooted link names
+// a URL of the site (a page, a static file, a file under the content root); a relative one a file next
+// to the page, or a URL relative to the page's own URL, as a browser resolves it.
+func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Finding, error) {
+	s, root := lc.site, filepath.Clean(lc.in.RepoRoot)
+	ix := s.index(lc.pages)
+	found := func(abs string) (*Finding, error) {
+		return lc.checkAnchor(written, frag, abs, builtinPathFile, map[string]any{})
+	}
+	exists := func(base, rel string) (string, builtinPathState) {
+		if base == "" {
+			return "", builtinPathMissing
+		}
+		abs, st, _ := lc.pages.builtinLocate(root, base, filepath.FromSlash(rel))
+		if st == builtinPathFile && strings.HasSuffix(rel, "/") && !s.fileRelative {
+			// A file is no directory; a generator that rewrites file links normalises a/b.md/ (MkDocs).
+			st = builtinPathMissing
+		}
+		return abs, st
+	}
+	page := func(st builtinPathState, abs string) (*Finding, error) {
+		if st == builtinPathDir {
+			return nil, nil
+		}
+		return found(abs)
+	}
+	if strings.HasPrefix(pathPart, "/") {
+		rel := strings.TrimLeft(pathPart, "/")
+		if f := s.lookup(ix, pathPart); f != "" {
+			return found(f)
+		}
+		for _, d := range append(append(slices.Clone(s.static), s.root), s.contentDirs()...) {
+			if abs, st := exists(d, rel); st == builtinPathFile || st == builtinPathDir {
+				return page(st, abs)
+			}
+		}
+		if s.generatedURL(pathPart) {
+			return nil, nil
+		}
+		return lc.brokenSite(written, kind, "no page, static file or file under the site's root has that URL"), nil
+	}
+	if rel, ok := strings.CutPrefix(pathPart, s.siteAlias); ok && s.siteAlias != "" {
+		if abs, st := exists(s.root, rel); st == builtinPathFile || st == builtinPathDir {
+			return page(st, abs)
+		}
+		return lc.brokenSite(written, kind, "no such file in the site's directory"), nil
+	}
+	if abs, st := exists(lc.in.Dir, pathPart); st == builtinPathFile || st == builtinPathDir {
+		return page(st, abs)
+	}
+	if s.generatedURL(pathPart) {
+		return nil, nil
+	}
+	if builtinPageExts[strings.ToLower(path.Ext(pathPart))] && !strings.HasPrefix(pathPart, ".") {
+		// A bare page file: Docusaurus tries the content directories (and Hugo's GetPage the root).
+		for _, d := range append(s.contentDirs(), s.root) {
+			if abs, st := exists(d, pathPart); st == builtinPathFile {
+				return found(abs)
+			}
+		}
+	}
+	if rel, err := filepath.Rel(s.root, lc.in.Dir); err == nil && !strings.HasPrefix(rel, "..") && s.fileRelative {
+		// Hugo's GetPage tries a page path from the page's own directory first.
+		if f := s.lookup(ix, path.Join("/", filepath.ToSlash(rel), strings.TrimSuffix(pathPart, path.Ext(pathPart)))); f != "" {
+			return found(f)
+		}
+	}
+	self := filepath.Join(root, filepath.FromSlash(lc.in.File))
+	if u, ok := ix.urls[self]; ok {
+		if f := s.lookup(ix, path.Join(u, pathPart)); f != "" {
+			return found(f)
+		}
+	}
+	if s.fileRelative && !strings.HasPrefix(pathPart, ".") {
+		// Hugo's GetPage and Docusaurus try a page path from the content root too.
+		if f := s.lookup(ix, "/"+strings.TrimSuffix(strings.TrimSuffix(pathPart, path.Ext(pathPart)), "/")); f != "" {
+			return found(f)
+		}
+	}
+	return lc.brokenSite(written, kind, "no file next to the page and no page at that URL relative to the page's"), nil
+}
+
+func (lc *builtinLinkCheck) brokenSite(written, kind, why string) *Finding {
+	return &Finding{Code: "broken_link", Key: written, Evidence: map[string]any{"link": written, "site": lc.site.name},
+		Message: fmt.Sprintf("broken %s %q: %s", kind, written, why)}
+}
+
+// builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out) by the
+// site's rules, and whether it includes other content, cached.
+func (c *PageCache) builtinPageAnchors(site *builtinSite, abs string) (map[string]bool, bool, error) {
+	type anchors struct {
+		ids  map[string]bool
+		open bool
+	}
+	v, err := c.builtinGet("anchors\x00"+site.name+"\x00"+abs, func() (any, error) {
 		// A linked page past the limit gives the anchors of its first BodyLimit bytes.
 		data, err := repofs.ReadFile(abs, repofs.BodyLimit)
 		if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
 			return nil, fmt.Errorf("tool:links: %w linked page: %v", ErrUnreadable, err)
 		}
-		body := builtinStripFrontmatter(data)
-		var jsx []byte
+		raw := builtinStripFrontmatter(data)
+		body, jsx := raw, []byte(nil)
 		if strings.EqualFold(filepath.Ext(abs), ".mdx") {
-			m := builtinBlankMDX(body)
+			m := builtinBlankMDX(raw)
 			body, jsx = m.blanked, m.jsx
 		}
-		anchors := builtinAnchors(builtinParse(body), body)
-		builtinHTMLAnchors(anchors, jsx)
-		return anchors, nil
+		ids, open := site.anchors(body, raw)
+		builtinHTMLAnchors(ids, jsx)
+		return anchors{ids, open}, nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return v.(map[string]bool), nil
+	a := v.(anchors)
+	return a.ids, a.open, nil
 }

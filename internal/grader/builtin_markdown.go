@@ -20,6 +20,10 @@ import (
 // state between calls, so one value serves every goroutine.
 var builtinMD = goldmark.New(goldmark.WithExtensions(extension.GFM))
 
+// builtinMDAttr is builtinMD with heading attributes: "## Title {#custom-id}" has the id custom-id and the
+// text "Title", as Hugo, Docusaurus and MkDocs (attr_list) read it.
+var builtinMDAttr = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+
 // builtinParse parses src. Node positions (ast.Node.Pos, text segments) are byte offsets into src.
 func builtinParse(src []byte) ast.Node {
 	return builtinMD.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
@@ -203,4 +207,32 @@ func builtinStripFrontmatter(page []byte) []byte {
 		return page
 	}
 	return append(bytes.Repeat([]byte("\n"), d.BodyLine-1), d.Body...)
+}
+
+// builtinHeadingIDs adds the ids headings carry as attributes ({#custom-id}, as written) and, for MkDocs,
+// the slug Python-Markdown's toc gives each heading ("_1", "_2" for repeats).
+func builtinHeadingIDs(doc ast.Node, src []byte, anchors map[string]bool, mkdocs bool) {
+	seen := map[string]int{}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if v, ok := h.AttributeString("id"); ok {
+			if b, ok := v.([]byte); ok {
+				anchors[string(b)] = true
+				return ast.WalkSkipChildren, nil
+			}
+		}
+		if mkdocs {
+			slug := builtinMkDocsSlug(builtinPlainText(h, src))
+			if n := seen[slug]; n > 0 {
+				anchors[slug+"_"+strconv.Itoa(n)] = true
+			} else {
+				anchors[slug] = true
+			}
+			seen[slug]++
+		}
+		return ast.WalkSkipChildren, nil
+	})
 }

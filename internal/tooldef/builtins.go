@@ -31,7 +31,19 @@ GitHub's slug rule: lowercase; keep letters, digits, spaces, "-" and "_" (and co
 become "-"; a repeated slug gets "-1", "-2", ... Explicit id="..." and name="..." attributes of HTML in the
 page are anchors as written (case-sensitive).
 
-Options: none.
+On a documentation site, links name the site's URLs, not files: site picks the rules of its generator
+(README "Links on real sites"). github (the default) is the above; hugo, docusaurus, mkdocs and starlight
+resolve /-rooted links from the content root (root, default the preset's) and the static directories
+(static), map pretty URLs (/a/b/) to their pages (a/b.md, a/b/index.md, a/b/_index.md, ...) as the
+generator builds them (slugs, lowercasing, index pages, number prefixes), resolve relative links against
+the page's URL as a browser does, and take anchors from {#custom-id} heading attributes and MDX id="..."
+where the generator honours them. A link whose target holds templating ({{ }}, {% %}) or matches an ignore
+pattern is not checked; an anchor into a page that includes other content (a shortcode include, an MDX
+import, a snippet) is not judged when it is not found there.
+
+Options: site (github, hugo, docusaurus, mkdocs or starlight; default github), root (the directory
+/-rooted links resolve from, relative to the eval's directory), static (directories that also serve
+/-rooted links), ignore (RE2 patterns; a link target matching one is not checked).
 Codes: broken_link (no such file, or leaves the repository), missing_anchor; each at the link's line and
 column in the file.`,
 	Codes: []diag.CodeInfo{
@@ -50,8 +62,22 @@ column in the file.`,
 			Fix:     "Correct the anchor to the heading's slug, or add the heading or an explicit id.",
 		},
 	},
-	Markdown: true,
+	Markdown:    true,
+	PathOptions: []string{"root"},
+	Options: &shape.Object{Fields: []shape.Field{
+		{Name: "site", Type: &shape.Type{Kind: shape.String, Enum: Sites,
+			Doc: "The site generator whose URL rules links follow (default github: files as GitHub renders them)."}},
+		{Name: "root", Type: &shape.Type{Kind: shape.String, NonBlank: true,
+			Doc: "The directory /-rooted links resolve from, relative to the eval's directory (default: the preset's content root, or the repository root)."}},
+		{Name: "static", Type: &shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.String, NonBlank: true},
+			Doc: "Directories that also serve /-rooted links (images, downloads), relative to the eval's directory."}},
+		{Name: "ignore", Type: &shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.String, NonEmpty: true, RE2: true},
+			Doc: "RE2 patterns: a link target matching one is not checked."}},
+	}},
 }
+
+// Sites are tool:links' site presets (README "Links on real sites").
+var Sites = []string{"github", "hugo", "docusaurus", "mkdocs", "starlight"}
 
 var Headings = &Tool{
 	Name:  "tool:headings",

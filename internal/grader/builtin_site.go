@@ -1,0 +1,484 @@
+package grader
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/tooldef"
+)
+
+// tool:links on documentation sites (README "Links on real sites"): a site preset says how its generator
+// turns page files into URLs, and a link is resolved the way the built site serves it. The facts behind
+// each preset are the generators' own documentation and source; README lists them.
+
+// builtinPreset is what a site preset fixes.
+type builtinPreset struct {
+	root   string   // the default content root, relative to the eval's directory
+	static []string // the default static directories, relative to the eval's directory
+	// lower: the generator lowercases URLs (Hugo), or slugs each segment (Starlight, which lowercases).
+	lower, slugSegments bool
+	// indexNames are the file names (without extension) served at their directory's URL.
+	indexNames []string
+	// headingIDs: {#custom-id} at the end of a heading sets its id (Hugo, Docusaurus, MkDocs attr_list).
+	headingIDs bool
+	// mkdocsSlugs: heading ids by Python-Markdown's toc slugify (ASCII, "_1" for repeats), not GitHub's.
+	mkdocsSlugs bool
+	// fileRelative: a relative link to a page file (a/b.md) resolves from the file's directory, as the
+	// generator rewrites it (MkDocs, Docusaurus, Hugo's link render hook).
+	fileRelative bool
+	// termIDs: definition-list terms ("Term" then ": definition") get ids as headings do (Hugo's
+	// autoDefinitionTermID).
+	termIDs bool
+	// mdxBlocks: ```mdx-code-block fences are MDX, whose id attributes are anchors (Docusaurus).
+	mdxBlocks bool
+	// numberPrefixes: "01-intro.md" is served as "intro" (Docusaurus).
+	numberPrefixes bool
+	// instances: every top-level folder of the root holding pages is served at /FOLDER, src/pages at /
+	// (Docusaurus: docs, blog and any other docs plugin instance).
+	instances bool
+	// localeFallback: /LOCALE/x/ falls back to /x/ when the page has no translation (Starlight).
+	localeFallback bool
+	// generated are URL prefixes the generator serves pages at that no file holds (Docusaurus' blog
+	// author and tag pages, docs category indexes).
+	generated []string
+	// siteAlias is a prefix naming the site directory in links (Docusaurus' @site/).
+	siteAlias string
+	// themeFiles are files the generator's default theme serves at the site root (MkDocs' favicon).
+	themeFiles []string
+	// frontmatter keys that change or add a page's URLs.
+	slugKey, urlKey, aliasesKey, idKey bool
+}
+
+var builtinPresets = map[string]*builtinPreset{
+	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
+		headingIDs: true, termIDs: true, fileRelative: true, slugKey: true, urlKey: true, aliasesKey: true},
+	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
+		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, instances: true, slugKey: true, idKey: true,
+		generated: []string{"/blog/tags", "/blog/authors", "/blog/archive", "/blog/page/", "/docs/tags", "/docs/category/", "/__docusaurus/debug"},
+		siteAlias: "@site/"},
+	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true,
+		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
+	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
+		indexNames: []string{"index"}, localeFallback: true, slugKey: true},
+}
+
+// builtinSite is a resolved site: its preset and its absolute directories.
+type builtinSite struct {
+	*builtinPreset
+	name   string
+	root   string // absolute content root
+	static []string
+	ignore []*regexp.Regexp
+}
+
+// builtinTemplated matches a link target holding templating or a shortcode: it is no path to check.
+var builtinTemplated = regexp.MustCompile(`\{\{|\{%|%\}|\}\}`)
+
+// builtinSiteOf reads the site options of tool:links; nil for the github preset without ignore. Paths
+// must stay inside the repository.
+func builtinSiteOf(in *ToolInput) (*builtinSite, error) {
+	name, _ := tooldef.OptString(in.Options, "site")
+	var ignore []*regexp.Regexp
+	for _, p := range tooldef.OptList(in.Options, "ignore") {
+		ignore = append(ignore, regexp.MustCompile(p)) // CheckOptions compiled it already
+	}
+	preset := builtinPresets[name]
+	if preset == nil {
+		preset = &builtinPreset{}
+		name = "github"
+	}
+	s := &builtinSite{builtinPreset: preset, name: name, ignore: ignore}
+	dir := in.OptionsDir
+	if dir == "" {
+		dir = in.Dir
+	}
+	within := func(rel string) (string, error) {
+		abs, err := repofs.Within(in.RepoRoot, dir, filepath.FromSlash(rel))
+		if err != nil {
+			return "", builtinRefused(fmt.Sprintf("tool:links: directory %q %s", rel, builtinRefusal(err)))
+		}
+		return abs, nil
+	}
+	root, given := tooldef.OptString(in.Options, "root")
+	switch {
+	case given:
+	case preset.root != "":
+		root = preset.root
+	}
+	if root != "" {
+		abs, err := within(root)
+		if err != nil {
+			return nil, err
+		}
+		s.root = abs
+	}
+	statics := preset.static
+	if in.Options.Get("static") != nil {
+		statics = tooldef.OptList(in.Options, "static")
+	}
+	for _, d := range statics {
+		abs, err := within(d)
+		if err != nil {
+			return nil, err
+		}
+		s.static = append(s.static, abs)
+	}
+	return s, nil
+}
+
+// skip reports whether a link target is not checked: templating, or an ignore pattern.
+func (s *builtinSite) skip(target string) bool {
+	if builtinTemplated.MatchString(target) {
+		return true
+	}
+	for _, re := range s.ignore {
+		if re.MatchString(target) {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinSiteIndex maps the site's URLs to their page files.
+type builtinSiteIndex struct {
+	pages map[string]string // URL key -> absolute page file
+	urls  map[string]string // absolute page file -> its URL path ("/a/b/")
+}
+
+// key normalises a URL path for lookup: percent-decoded already, no trailing slash, no index.html or
+// .html, lowercased or slugged as the generator does.
+func (s *builtinSite) key(p string) string {
+	p = strings.TrimSuffix(p, "/index.html")
+	p = strings.TrimSuffix(p, ".html")
+	p = strings.Trim(p, "/")
+	if s.slugSegments {
+		segs := strings.Split(p, "/")
+		for i, seg := range segs {
+			segs[i] = builtinSlug(seg)
+		}
+		p = strings.Join(segs, "/")
+	} else if s.lower {
+		p = strings.ToLower(p)
+	}
+	return p
+}
+
+// index returns the site's URL index, built once per site and root.
+func (s *builtinSite) index(c *PageCache) *builtinSiteIndex {
+	v, _ := c.builtinGet("site\x00"+s.name+"\x00"+s.root, func() (any, error) {
+		return s.build(), nil
+	})
+	return v.(*builtinSiteIndex)
+}
+
+// builtinPageExts are the page files of a site.
+var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true}
+
+// builtinReactPage are Docusaurus' React pages in src/pages, served like Markdown pages.
+var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
+
+func (s *builtinSite) build() *builtinSiteIndex {
+	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}}
+	add := func(url, file string) {
+		k := s.key(url)
+		if _, taken := ix.pages[k]; !taken {
+			ix.pages[k] = file
+		}
+		if _, ok := ix.urls[file]; !ok {
+			ix.urls[file] = "/" + strings.Trim(url, "/") + "/"
+		}
+	}
+	walk := func(dir, prefix string) {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			ext := strings.ToLower(filepath.Ext(name))
+			if !builtinPageExts[ext] && !(prefix == "" && s.instances && builtinReactPage[ext]) || strings.HasPrefix(name, "_") && !s.isIndex(name) {
+				return nil
+			}
+			rel, err := filepath.Rel(dir, p)
+			if err != nil {
+				return nil
+			}
+			for _, u := range s.pageURLs(prefix, filepath.ToSlash(rel), p) {
+				add(u, p)
+			}
+			return nil
+		})
+	}
+	switch {
+	case s.root == "":
+	case s.instances:
+		entries, _ := os.ReadDir(s.root)
+		for _, e := range entries {
+			n := e.Name()
+			if !e.IsDir() || strings.HasPrefix(n, ".") || n == "node_modules" || n == "src" || n == "static" ||
+				n == "i18n" || strings.HasPrefix(n, "versioned_") || n == "build" {
+				continue
+			}
+			walk(filepath.Join(s.root, n), "/"+n)
+		}
+		walk(filepath.Join(s.root, "src", "pages"), "")
+	default:
+		walk(s.root, "")
+	}
+	return ix
+}
+
+// contentDirs are the directories whose page files are reachable by file path: a Docusaurus site's
+// instances (docs, blog, ...), none for the other presets (their root is the content).
+func (s *builtinSite) contentDirs() []string {
+	if !s.instances || s.root == "" {
+		return nil
+	}
+	var out []string
+	for _, n := range []string{"docs", "blog", "community", filepath.Join("src", "pages")} {
+		out = append(out, filepath.Join(s.root, n))
+	}
+	return out
+}
+
+// isIndex reports whether a file name is served at its directory's URL.
+func (s *builtinSite) isIndex(name string) bool {
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	for _, n := range s.indexNames {
+		if base == n {
+			return true
+		}
+	}
+	return false
+}
+
+// builtinNumberPrefix matches Docusaurus' number prefix ("01-", "2_", "3. "), not a date or version.
+var builtinNumberPrefix = regexp.MustCompile(`^\d+\s*[-_.]+\s*`)
+var builtinDateLike = regexp.MustCompile(`^\d+[-_.]\d+`)
+
+// builtinBlogDate matches a Docusaurus blog post's dated name: YYYY-MM-DD-slug or YYYY/MM/DD/slug.
+var builtinBlogDate = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})[-/](.+)$`)
+
+// pageURLs are the URLs a page file is served at: its path URL and those its frontmatter adds.
+func (s *builtinSite) pageURLs(prefix, rel, abs string) []string {
+	dir, file := path.Split(rel)
+	base := strings.TrimSuffix(file, path.Ext(file))
+	dir = strings.TrimSuffix(dir, "/")
+	if s.numberPrefixes {
+		segs := strings.Split(dir, "/")
+		for i, seg := range segs {
+			segs[i] = stripNumberPrefix(seg)
+		}
+		dir = strings.Join(segs, "/")
+		base = stripNumberPrefix(base)
+	}
+	last := base
+	if s.isIndex(file) || s.instances && dir != "" && strings.EqualFold(path.Base(dir), base) {
+		last = ""
+	}
+	if prefix == "/blog" {
+		if m := builtinBlogDate.FindStringSubmatch(strings.Trim(dir+"/"+base, "/")); m != nil {
+			dir, last = m[1]+"/"+m[2]+"/"+m[3], strings.TrimSuffix(m[4], "/index")
+		}
+	}
+	urls := []string{path.Join(prefix, dir, last)}
+	if !s.slugKey && !s.urlKey && !s.aliasesKey && !s.idKey {
+		return urls
+	}
+	fm := builtinFrontmatter(abs)
+	if fm == nil {
+		return urls
+	}
+	str := func(key string) string {
+		if e := fm.Get(key); e != nil && e.Value.Kind == frontmatter.String {
+			return e.Value.Text
+		}
+		return ""
+	}
+	if v := str("id"); s.idKey && v != "" && last != "" {
+		urls = append(urls, path.Join(prefix, dir, v))
+	}
+	if v := str("slug"); s.slugKey && v != "" {
+		switch {
+		case s.name == "hugo":
+			urls = append(urls, path.Join(prefix, dir, v))
+		case strings.HasPrefix(v, "/") || s.name == "starlight":
+			urls = append(urls, path.Join(prefix, v))
+		default:
+			urls = append(urls, path.Join(prefix, dir, v))
+		}
+	}
+	if v := str("url"); s.urlKey && v != "" {
+		urls = append(urls, v)
+	}
+	if e := fm.Get("aliases"); s.aliasesKey && e != nil && e.Value.Kind == frontmatter.List {
+		for _, it := range e.Value.Items {
+			if it.Kind == frontmatter.String {
+				a := it.Text
+				if !strings.HasPrefix(a, "/") {
+					a = path.Join(prefix, dir, a)
+				}
+				urls = append(urls, a)
+			}
+		}
+	}
+	return urls
+}
+
+func stripNumberPrefix(s string) string {
+	if builtinDateLike.MatchString(s) {
+		return s
+	}
+	if loc := builtinNumberPrefix.FindStringIndex(s); loc != nil && loc[1] < len(s) {
+		return s[loc[1]:]
+	}
+	return s
+}
+
+// builtinFrontmatter parses a page's frontmatter, or nil.
+func builtinFrontmatter(abs string) *frontmatter.Node {
+	src, err := repofs.ReadFile(abs, frontmatter.MaxSize+64)
+	if err != nil && len(src) == 0 {
+		return nil
+	}
+	d := frontmatter.Split(src)
+	if d.Format == frontmatter.FormatNone {
+		return nil
+	}
+	n, _ := frontmatter.Parse(d)
+	return n
+}
+
+// generatedURL reports whether the generator serves p without a file (README "Links on real sites").
+func (s *builtinSite) generatedURL(p string) bool {
+	for _, g := range s.generated {
+		if p == strings.TrimSuffix(g, "/") || strings.HasPrefix(p, g) || strings.HasPrefix(p, g+"/") {
+			return true
+		}
+	}
+	return slices.Contains(s.themeFiles, strings.TrimPrefix(p, "/"))
+}
+
+// lookup finds the page a site URL path names, or "".
+func (s *builtinSite) lookup(ix *builtinSiteIndex, p string) string {
+	if f, ok := ix.pages[s.key(p)]; ok {
+		return f
+	}
+	if s.localeFallback {
+		// /LOCALE/x/ of an untranslated page serves the root locale's x.
+		segs := strings.SplitN(strings.Trim(p, "/"), "/", 2)
+		if len(segs) == 2 && builtinLocaleDir(s.root, segs[0]) {
+			if f, ok := ix.pages[s.key(segs[1])]; ok {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+// builtinLocale matches a locale directory's name: en, pt-br, zh-cn, zh-Hans.
+var builtinLocale = regexp.MustCompile(`^[a-z]{2,3}(-[A-Za-z]{2,4})?$`)
+
+func builtinLocaleDir(root, name string) bool {
+	if !builtinLocale.MatchString(name) {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(root, name))
+	return err == nil && fi.IsDir()
+}
+
+// builtinIncludes matches what pulls other content into a page, whose ids a static check cannot see: Hugo
+// include shortcodes, pymdownx snippets, MDX imports of Markdown partials, MkDocs ::: directives
+// (mkdocstrings, mkdocs-click) that generate headings.
+var builtinIncludes = regexp.MustCompile(`\{\{[<%]-?\s*include\b|--8<--|(?m)^import\s+\w+\s+from\s+['"][^'"]+\.mdx?['"]|(?m)^:::[ \t]+\S`)
+
+// builtinAttrID matches an attribute list's id anywhere in a page: "{#id}", "{ #id .class }" (Hugo block
+// attributes, MkDocs attr_list on any block).
+var builtinAttrID = regexp.MustCompile(`\{:?\s*#([A-Za-z][\w.:-]*)[^}\n]*\}`)
+
+// builtinTerm matches a definition-list term: a line, then a line starting with ": ".
+var builtinTerm = regexp.MustCompile(`(?m)^([^\s:][^\n]*)\n:[ \t]`)
+
+// builtinMDXBlock matches a Docusaurus ```mdx-code-block fence's content.
+var builtinMDXBlock = regexp.MustCompile("(?ms)^```mdx-code-block[ \t]*\n(.*?)^```")
+
+// parse parses a page as the site's generator does: with {#id} heading attributes where it honours them.
+func (s *builtinSite) parse(src []byte) ast.Node {
+	if s.headingIDs {
+		return builtinMDAttr.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+	}
+	return builtinParse(src)
+}
+
+// anchors are the anchors of a page's Markdown (src, an MDX page's blanked) by the site's rules, and
+// whether the page (raw, as written) includes other content whose ids it cannot see.
+func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
+	doc := s.parse(src)
+	anchors := builtinAnchors(doc, src)
+	if s.headingIDs || s.mkdocsSlugs {
+		builtinHeadingIDs(doc, src, anchors, s.mkdocsSlugs)
+	}
+	if s.headingIDs {
+		for _, m := range builtinAttrID.FindAllSubmatch(src, -1) {
+			anchors[string(m[1])] = true
+		}
+	}
+	if s.termIDs {
+		for _, m := range builtinTerm.FindAllSubmatch(src, -1) {
+			id := builtinSlug(strings.NewReplacer("`", "", "*", "", "_", "").Replace(strings.TrimSpace(string(m[1]))))
+			if anchors[id] {
+				// Terms and headings share one counter: the later of the two takes id-1.
+				anchors[id+"-1"] = true
+			}
+			anchors[id] = true
+		}
+	}
+	if s.mdxBlocks {
+		for _, m := range builtinMDXBlock.FindAllSubmatch(raw, -1) {
+			builtinHTMLAnchors(anchors, m[1])
+		}
+	}
+	// GitHub includes nothing: only a generator pulls other content in.
+	return anchors, s.name != "github" && builtinIncludes.Match(raw)
+}
+
+// builtinMkDocsSlug is Python-Markdown's toc slugify: NFKD, ASCII only, word characters, spaces and
+// hyphens kept, lowercased, runs of spaces and hyphens become one "-".
+func builtinMkDocsSlug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range norm.NFKD.String(s) {
+		switch {
+		case r > unicode.MaxASCII:
+		case r == ' ' || r == '-':
+			dash = b.Len() > 0
+		case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			if dash {
+				b.WriteByte('-')
+				dash = false
+			}
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
