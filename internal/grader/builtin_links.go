@@ -218,13 +218,19 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		}
 		return lc.brokenSite(written, kind, "no such file in the site's directory"), nil
 	}
-	if abs, st := exists(lc.in.Dir, pathPart); st == builtinPathFile || st == builtinPathDir {
+	pageFile := builtinPageExts[strings.ToLower(path.Ext(pathPart))]
+	abs, st := exists(lc.in.Dir, pathPart)
+	if (st == builtinPathFile || st == builtinPathDir) && (s.fileRelative || !pageFile || kind == "image") {
 		return page(st, abs)
+	}
+	if st == builtinPathFile {
+		// A generator that does not rewrite links serves no page at a .md file's path (Starlight).
+		return lc.brokenSite(written, kind, "the file exists, but "+s.name+" does not rewrite links to page files: link to the page's URL"), nil
 	}
 	if s.generatedURL(pathPart) {
 		return nil, nil
 	}
-	if builtinPageExts[strings.ToLower(path.Ext(pathPart))] && !strings.HasPrefix(pathPart, ".") {
+	if pageFile && s.fileRelative && !strings.HasPrefix(pathPart, ".") {
 		// A bare page file: Docusaurus tries the content directories (and Hugo's GetPage the root).
 		for _, d := range append(s.contentDirs(), s.root) {
 			if abs, st := exists(d, pathPart); st == builtinPathFile {
@@ -232,7 +238,7 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 			}
 		}
 	}
-	if rel, err := filepath.Rel(s.root, lc.in.Dir); err == nil && !strings.HasPrefix(rel, "..") && s.fileRelative {
+	if rel, err := filepath.Rel(s.root, lc.in.Dir); err == nil && !strings.HasPrefix(rel, "..") && s.getPage {
 		// Hugo's GetPage tries a page path from the page's own directory first.
 		if f := s.lookup(ix, path.Join("/", filepath.ToSlash(rel), strings.TrimSuffix(pathPart, path.Ext(pathPart)))); f != "" {
 			return found(f)
@@ -244,8 +250,8 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 			return found(f)
 		}
 	}
-	if s.fileRelative && !strings.HasPrefix(pathPart, ".") {
-		// Hugo's GetPage and Docusaurus try a page path from the content root too.
+	if s.getPage && !strings.HasPrefix(pathPart, ".") {
+		// Hugo's GetPage tries a page path from the content root too.
 		if f := s.lookup(ix, "/"+strings.TrimSuffix(strings.TrimSuffix(pathPart, path.Ext(pathPart)), "/")); f != "" {
 			return found(f)
 		}

@@ -164,9 +164,9 @@ func builtinHTMLAnchors(dst map[string]bool, html []byte) {
 	}
 }
 
-// builtinAnchors returns the anchors of a parsed page: the slug of every heading and every explicit HTML
-// id and name.
-func builtinAnchors(doc ast.Node, src []byte) map[string]bool {
+// builtinAnchors returns the anchors of a parsed page: the GitHub slug of every heading (unless withSlugs is
+// false: the site slugs them its own way) and every explicit HTML id and name.
+func builtinAnchors(doc ast.Node, src []byte, withSlugs bool) map[string]bool {
 	anchors := map[string]bool{}
 	var slugs builtinSlugger
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -175,6 +175,9 @@ func builtinAnchors(doc ast.Node, src []byte) map[string]bool {
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
+			if _, explicit := n.AttributeString("id"); explicit || !withSlugs {
+				break // its {#id} replaces the slug (builtinHeadingIDs adds it)
+			}
 			anchors[slugs.slug(builtinPlainText(n, src))] = true
 		case *ast.HTMLBlock:
 			var b bytes.Buffer

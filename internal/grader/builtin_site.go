@@ -41,6 +41,9 @@ type builtinPreset struct {
 	// fileRelative: a relative link to a page file (a/b.md) resolves from the file's directory, as the
 	// generator rewrites it (MkDocs, Docusaurus, Hugo's link render hook).
 	fileRelative bool
+	// getPage: a relative link is also a page path, tried from the page's directory and then from the
+	// content root, with or without .md (Hugo's link render hook, Page.GetPage).
+	getPage bool
 	// termIDs: definition-list terms ("Term" then ": definition") get ids as headings do (Hugo's
 	// autoDefinitionTermID).
 	termIDs bool
@@ -66,7 +69,7 @@ type builtinPreset struct {
 
 var builtinPresets = map[string]*builtinPreset{
 	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
-		headingIDs: true, termIDs: true, fileRelative: true, slugKey: true, urlKey: true, aliasesKey: true},
+		headingIDs: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true},
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, instances: true, slugKey: true, idKey: true,
 		generated: []string{"/blog/tags", "/blog/authors", "/blog/archive", "/blog/page/", "/docs/tags", "/docs/category/", "/__docusaurus/debug"},
@@ -434,7 +437,7 @@ func (s *builtinSite) parse(src []byte) ast.Node {
 // whether the page (raw, as written) includes other content whose ids it cannot see.
 func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	doc := s.parse(src)
-	anchors := builtinAnchors(doc, src)
+	anchors := builtinAnchors(doc, src, !s.mkdocsSlugs)
 	if s.headingIDs || s.mkdocsSlugs {
 		builtinHeadingIDs(doc, src, anchors, s.mkdocsSlugs)
 	}
