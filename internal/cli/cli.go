@@ -41,6 +41,7 @@ Usage:
                                        a jevcheck contract against a replayed candidate
   evalgate jev compare CONTRACT --from BASELINE --answers CANDIDATE [...]
                                        the baseline replay's answers become the expectations
+  evalgate init [--site SITE]          write .evalgate.yaml for the documentation site here
   evalgate explain [CODE|tool:NAME]    what a result code means and how to fix it;
                                        without CODE, every code; a built-in grader's doc
   evalgate list [PATH...|--all]        the selected pages with their resolved evals,
@@ -94,6 +95,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runJev(rest, stdout, stderr)
 	case "explain":
 		return runExplain(rest, stdout, stderr)
+	case "init":
+		return runInit(rest, stdout, stderr)
 	case "list":
 		return runList(rest, stdout, stderr)
 	case "schema":

@@ -1,0 +1,389 @@
+// Package siteinit is `evalgate init` (README "Start on an existing site"): it finds which generator
+// builds a documentation site from the generator's config file, and writes the commented .evalgate.yaml
+// that selects the site's pages and runs tool:links on every one of them with the site's preset.
+package siteinit
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
+)
+
+// Sites are the generators init knows, in detection order.
+var Sites = []string{"hugo", "docusaurus", "mkdocs", "starlight", "github"}
+
+// Site is a detected site: its generator, its directory (repository-relative, "" for the root), the
+// generator's config file that told, and the folders tool:links needs.
+type Site struct {
+	Generator string
+	Dir       string // the site's folder, relative to the repository root ('/'), "" for the root
+	Evidence  string // the file the generator was recognised by, relative to the repository root
+	Root      string // the content root, relative to Dir; "" for the preset's default
+	Static    []string
+	Pages     []string // page globs, relative to Dir
+	Exclude   []string
+	Ignore    []Frequent // link targets that resolve nowhere yet are used everywhere
+}
+
+// Frequent is a bare link target that many pages use and no file answers: a site convention (a link
+// render hook's keyword, say) that a static check cannot follow.
+type Frequent struct {
+	Target       string
+	Uses, Pages  int
+	ExampleFiles []string
+}
+
+// detectors recognise a generator in a folder, returning the file that says so.
+var detectors = []struct {
+	name  string
+	match func(dir string) string
+}{
+	{"hugo", anyFile("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/hugo.toml", "config/_default/config.toml")},
+	{"docusaurus", anyFile("docusaurus.config.ts", "docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.mts", "docusaurus.config.cjs", "docusaurus.config.cts")},
+	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
+	{"starlight", func(dir string) string {
+		for _, n := range []string{"astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts"} {
+			if b, err := repofs.ReadFile(filepath.Join(dir, n), 1<<20); err == nil && bytes.Contains(b, []byte("@astrojs/starlight")) {
+				return n
+			}
+		}
+		return ""
+	}},
+}
+
+func anyFile(names ...string) func(dir string) string {
+	return func(dir string) string {
+		for _, n := range names {
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(n))); err == nil && fi.Mode().IsRegular() {
+				return n
+			}
+		}
+		return ""
+	}
+}
+
+// Detect finds the site of the repository at root, looking in dir (the working directory, inside
+// root) and, when dir is the root, in its direct subfolders (website/, docs/): the first generator whose
+// config file is there. force names the generator instead (--site), with the site in dir. A repository
+// with none is a github site at dir.
+func Detect(root, dir, force string) (*Site, error) {
+	rel, err := filepath.Rel(root, dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("%s is outside the repository %s", dir, root)
+	}
+	rel = filepath.ToSlash(rel)
+	if rel == "." {
+		rel = ""
+	}
+	var s *Site
+	if force != "" {
+		s = &Site{Generator: force, Dir: rel}
+		for _, d := range detectors {
+			if d.name == force {
+				s.Evidence = path.Join(rel, d.match(dir))
+			}
+		}
+	} else {
+		s = detectIn(dir, rel)
+		if s == nil && rel == "" {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" {
+					if s = detectIn(filepath.Join(dir, e.Name()), e.Name()); s != nil {
+						break
+					}
+				}
+			}
+		}
+		if s == nil {
+			s = &Site{Generator: "github", Dir: rel}
+		}
+	}
+	siteDir := filepath.Join(root, filepath.FromSlash(s.Dir))
+	s.layout(siteDir)
+	for _, d := range s.staticDirs() {
+		if fi, err := os.Stat(filepath.Join(siteDir, d)); err == nil && fi.IsDir() {
+			s.Static = append(s.Static, d)
+		}
+	}
+	s.Ignore = frequentTargets(filepath.Join(root, filepath.FromSlash(s.Dir)), s)
+	return s, nil
+}
+
+func detectIn(dir, rel string) *Site {
+	for _, d := range detectors {
+		if f := d.match(dir); f != "" {
+			return &Site{Generator: d.name, Dir: rel, Evidence: path.Join(rel, f)}
+		}
+	}
+	return nil
+}
+
+// layout fills the content root, static folders and page globs from the generator's defaults and what
+// its config says (Hugo's contentDir and module mounts, MkDocs' docs_dir).
+func (s *Site) layout(dir string) {
+	md := func(root string) []string {
+		if root == "" || root == "." {
+			return []string{"**/*.md", "**/*.mdx"}
+		}
+		return []string{root + "/**/*.md", root + "/**/*.mdx"}
+	}
+	switch s.Generator {
+	case "hugo":
+		s.Root = hugoContent(dir)
+		s.Pages = md(s.Root)
+	case "docusaurus":
+		s.Root = "."
+		for _, n := range instances(dir) {
+			s.Pages = append(s.Pages, md(n)...)
+		}
+		// Docusaurus leaves out partials: _file.md and anything under _folder/.
+		s.Exclude = []string{"**/_*", "**/_*/**"}
+	case "mkdocs":
+		s.Root = mkdocsDocsDir(dir)
+		s.Pages = md(s.Root)
+	case "starlight":
+		s.Root = "src/content/docs"
+		s.Pages = md(s.Root)
+		s.Exclude = []string{"**/_*", "**/_*/**"}
+	default:
+		s.Pages = []string{"**/*.md", "**/*.markdown", "**/*.mdx"}
+	}
+	if len(s.Pages) == 0 {
+		s.Pages = md("")
+	}
+}
+
+// instances are a Docusaurus site's folders holding pages: docs, blog, src/pages and other top
+// folders with Markdown (further docs plugin instances).
+func instances(dir string) []string {
+	var out []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		n := e.Name()
+		if !e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "node_modules" || n == "src" ||
+			n == "static" || n == "i18n" || n == "build" || strings.HasPrefix(n, "versioned_") {
+			continue
+		}
+		if hasMarkdown(filepath.Join(dir, n)) {
+			out = append(out, n)
+		}
+	}
+	if hasMarkdown(filepath.Join(dir, "src", "pages")) {
+		out = append(out, "src/pages")
+	}
+	return out
+}
+
+func hasMarkdown(dir string) bool {
+	found := false
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".md" || ext == ".mdx") {
+			found = true
+		}
+		return nil
+	})
+	return found
+}
+
+// hugoContent is Hugo's content root: a module mount targeting content (Hugo's own docs mount
+// content/en), else contentDir, else content.
+func hugoContent(dir string) string {
+	for _, name := range []string{"hugo.toml", "config/_default/hugo.toml", "config.toml", "config/_default/config.toml"} {
+		b, err := repofs.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), 1<<20)
+		if err != nil {
+			continue
+		}
+		n, _ := frontmatter.ParseTOML(b, 1)
+		if m := n.Get("module"); m != nil {
+			if mounts := m.Value.Get("mounts"); mounts != nil {
+				for _, it := range mounts.Value.Items {
+					src, tgt := it.Get("source"), it.Get("target")
+					if src != nil && tgt != nil && tgt.Value.Text == "content" && src.Value.Text != "" {
+						return strings.Trim(src.Value.Text, "/")
+					}
+				}
+			}
+		}
+		if c := n.Get("contentDir"); c != nil && c.Value.Text != "" {
+			return strings.Trim(c.Value.Text, "/")
+		}
+	}
+	return "content"
+}
+
+// mkdocsDocsDir is mkdocs.yml's docs_dir, default docs.
+func mkdocsDocsDir(dir string) string {
+	for _, name := range []string{"mkdocs.yml", "mkdocs.yaml"} {
+		b, err := repofs.ReadFile(filepath.Join(dir, name), 1<<20)
+		if err != nil {
+			continue
+		}
+		// mkdocs.yml uses !!python tags the YAML reader refuses; docs_dir is a plain line.
+		if m := docsDirLine.FindSubmatch(b); m != nil {
+			return strings.Trim(string(m[1]), `"'/ `)
+		}
+	}
+	return "docs"
+}
+
+var docsDirLine = regexp.MustCompile(`(?m)^docs_dir:\s*(\S+)`)
+
+// fenced matches a fenced code block.
+var fenced = regexp.MustCompile("(?ms)^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)")
+
+// codeSpan matches an inline code span.
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
+// bareTarget matches an inline link whose target is a bare word: no slash, dot, colon or anchor.
+var bareTarget = regexp.MustCompile(`\]\(([A-Za-z][A-Za-z0-9_-]*)\)`)
+
+// frequentTargets finds bare link targets that no file next to the page answers yet that at least 20
+// links on at least 5 pages use: a site convention (Hugo's docs write [term](g) for a glossary link
+// that their render hook builds), which init proposes to ignore, with the numbers, for a human to
+// confirm.
+func frequentTargets(dir string, s *Site) []Frequent {
+	type count struct {
+		uses  int
+		pages map[string]bool
+	}
+	counts := map[string]*count{}
+	root := filepath.Join(dir, filepath.FromSlash(s.Root))
+	if s.Root == "" || s.Root == "." {
+		root = dir
+	}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := strings.ToLower(filepath.Ext(p)); ext != ".md" && ext != ".mdx" {
+			return nil
+		}
+		b, err := repofs.ReadFile(p, repofs.BodyLimit)
+		if err != nil {
+			return nil
+		}
+		for _, m := range bareTarget.FindAllSubmatch(codeSpan.ReplaceAll(fenced.ReplaceAll(b, nil), nil), -1) { // code shows links, it has none
+			t := string(m[1])
+			if _, err := os.Stat(filepath.Join(filepath.Dir(p), t)); err == nil {
+				continue
+			}
+			c := counts[t]
+			if c == nil {
+				c = &count{pages: map[string]bool{}}
+				counts[t] = c
+			}
+			c.uses++
+			rel, _ := filepath.Rel(dir, p)
+			c.pages[filepath.ToSlash(rel)] = true
+		}
+		return nil
+	})
+	var out []Frequent
+	for t, c := range counts {
+		if c.uses >= 20 && len(c.pages) >= 5 {
+			files := slices.Sorted(func(yield func(string) bool) {
+				for f := range c.pages {
+					if !yield(f) {
+						return
+					}
+				}
+			})
+			out = append(out, Frequent{Target: t, Uses: c.uses, Pages: len(c.pages), ExampleFiles: files[:min(3, len(files))]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Target < out[j].Target })
+	return out
+}
+
+// Config renders the site's .evalgate.yaml, written at the repository root: globs and paths are the
+// site's, prefixed with its folder.
+func (s *Site) Config() []byte {
+	at := func(p string) string {
+		switch {
+		case s.Dir == "" && (p == "" || p == "."):
+			return "."
+		case s.Dir == "":
+			return p
+		case p == "." || p == "":
+			return s.Dir
+		}
+		return s.Dir + "/" + p
+	}
+	list := func(items []string) string {
+		q := make([]string, len(items))
+		for i, it := range items {
+			q[i] = strconv.Quote(at(it))
+		}
+		return "[" + strings.Join(q, ", ") + "]"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# evalgate's config (README \"Configuration\"), written by evalgate init.\n")
+	if s.Evidence != "" {
+		fmt.Fprintf(&b, "# A %s site: %s says so.\n", s.Generator, s.Evidence)
+	} else {
+		fmt.Fprintf(&b, "# A %s site: links resolve to files as GitHub renders them.\n", s.Generator)
+	}
+	b.WriteString("version: 1\n\npages:\n  # The site's pages; every other Markdown file is left alone.\n")
+	fmt.Fprintf(&b, "  include: %s\n", list(s.Pages))
+	if len(s.Exclude) > 0 {
+		fmt.Fprintf(&b, "  exclude: %s\n", list(s.Exclude))
+	}
+	b.WriteString("\nsuites:\n  # A suite by path: its evals run on every selected page it matches, without editing a page.\n")
+	b.WriteString("  site:\n")
+	fmt.Fprintf(&b, "    pages: %s\n", list(s.Pages))
+	if len(s.Exclude) > 0 {
+		fmt.Fprintf(&b, "    exclude: %s\n", list(s.Exclude))
+	}
+	b.WriteString("    evals:\n      - id: links\n        grader: tool:links\n")
+	b.WriteString("        # README \"Links on real sites\": how this preset resolves links and anchors.\n")
+	fmt.Fprintf(&b, "        options:\n          site: %s\n", s.Generator)
+	if s.Generator != "github" {
+		fmt.Fprintf(&b, "          root: %s\n", strconv.Quote(at(s.Root)))
+		if st := s.Static; len(st) > 0 {
+			fmt.Fprintf(&b, "          static: %s\n", list(st))
+		}
+	}
+	if len(s.Ignore) > 0 {
+		b.WriteString("          # Bare link targets used on many pages that no file answers: a site convention\n")
+		b.WriteString("          # (a link render hook's keyword?) a static check cannot follow. Confirm, or remove.\n")
+		b.WriteString("          ignore:\n")
+		for _, f := range s.Ignore {
+			fmt.Fprintf(&b, "            - %s   # %d links on %d pages, as in %s\n",
+				strconv.Quote("^"+regexp.QuoteMeta(f.Target)+"$"), f.Uses, f.Pages, strings.Join(f.ExampleFiles, ", "))
+		}
+	}
+	b.WriteString("\n# Accept the faults the site has today with `evalgate baseline`; new ones still block.\n")
+	return []byte(b.String())
+}
+
+// staticDirs are the preset's static folders.
+func (s *Site) staticDirs() []string {
+	switch s.Generator {
+	case "hugo", "docusaurus":
+		return []string{"static"}
+	case "starlight":
+		return []string{"public"}
+	}
+	return nil
+}

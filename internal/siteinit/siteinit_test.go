@@ -1,0 +1,66 @@
+package siteinit
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/config"
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+// TestConfigIsValid: for every generator, at the root and in a folder,
+// what init writes is a config evalgate accepts, with the preset's folders.
+func TestConfigIsValid(t *testing.T) {
+	for _, gen := range Sites {
+		for _, dir := range []string{"", "site"} {
+			s := &Site{Generator: gen, Dir: dir, Evidence: "x"}
+			s.layout(t.TempDir())
+			s.Static = s.staticDirs()
+			s.Ignore = []Frequent{{Target: "g.x", Uses: 30, Pages: 9, ExampleFiles: []string{"a.md"}}}
+			text := s.Config()
+			cfg, faults := config.Parse(text, ".evalgate.yaml", "/repo")
+			if len(faults) > 0 {
+				t.Errorf("%s in %q: the config has faults %v:\n%s", gen, dir, faults, text)
+				continue
+			}
+			su := cfg.Catalog.Suites["site"]
+			if su == nil || len(su.Pages) == 0 || len(cfg.PathSuites) != 1 {
+				t.Errorf("%s in %q: no site suite by path:\n%s", gen, dir, text)
+			}
+			if !strings.Contains(string(text), `"^g\\.x$"`) || !strings.Contains(string(text), "site: "+gen) {
+				t.Errorf("%s in %q: preset or ignore missing:\n%s", gen, dir, text)
+			}
+		}
+	}
+}
+
+// TestDetect: each generator by its config file, in the working directory
+// or a folder of the root; the first detector wins; none is github.
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		files      map[string]string
+		gen, dir   string
+		root, from string
+	}{
+		{map[string]string{"hugo.yaml": "", "content/a.md": ""}, "hugo", "", "content", "hugo.yaml"},
+		{map[string]string{"config/_default/hugo.toml": "contentDir = 'pages'\n"}, "hugo", "", "pages", "config/_default/hugo.toml"},
+		{map[string]string{"website/docusaurus.config.ts": "", "website/docs/a.mdx": ""}, "docusaurus", "website", ".", "website/docusaurus.config.ts"},
+		{map[string]string{"mkdocs.yaml": "docs_dir: 'src'\n"}, "mkdocs", "", "src", "mkdocs.yaml"},
+		{map[string]string{"docs/astro.config.mjs": "import starlight from '@astrojs/starlight'"}, "starlight", "docs", "src/content/docs", "docs/astro.config.mjs"},
+		{map[string]string{"astro.config.mjs": "export default {}"}, "github", "", "", ""},
+	}
+	for _, tt := range tests {
+		root := testfs.Tree(t, tt.files)
+		s, err := Detect(root, root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Generator != tt.gen || s.Dir != tt.dir || s.Root != tt.root || s.Evidence != tt.from {
+			t.Errorf("%v: detected %+v; want %s in %q, root %q, from %q", tt.files, s, tt.gen, tt.dir, tt.root, tt.from)
+		}
+	}
+	if _, err := Detect(t.TempDir(), filepath.Join(t.TempDir(), "x"), ""); err == nil {
+		t.Error("a working directory outside the repository is accepted")
+	}
+}
