@@ -14,6 +14,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
@@ -74,6 +75,8 @@ type Tool struct {
 	Name    string // "tool:NAME"
 	Command []string
 	Pos     diag.Pos // the tool's key in the config
+	// Findings, when set, turns the tool's output into findings (README "Findings from command tools").
+	Findings *findings.Spec
 }
 
 // Commands holds the command policy (README "Security model").

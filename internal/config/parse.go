@@ -10,6 +10,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/envpolicy"
+	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
@@ -308,14 +309,44 @@ func (p *parser) tools(n *frontmatter.Node) {
 		t := Tool{Name: kv.Key, Pos: kv.KeyPos}
 		before := p.k.Faults()
 		p.object(kv.Value, toolEntry, what, func(f *frontmatter.Entry) {
-			for _, it := range f.Value.Items {
-				t.Command = append(t.Command, it.Text)
+			switch f.Key {
+			case "command":
+				for _, it := range f.Value.Items {
+					t.Command = append(t.Command, it.Text)
+				}
+			case "findings":
+				t.Findings = p.findings(f.Value, what+".findings")
 			}
 		})
 		if p.k.Faults() == before {
 			p.cfg.Tools[kv.Key] = t
 		}
 	})
+}
+
+// findings reads a tool's findings: "sarif", or {pattern} with a named group line (README "Findings
+// from command tools"). nil after a fault.
+func (p *parser) findings(n *frontmatter.Node, what string) *findings.Spec {
+	switch n.Kind {
+	case frontmatter.String:
+		if n.Text == "sarif" {
+			return &findings.Spec{SARIF: true}
+		}
+		p.k.Fault(n.Pos, "invalid_value", "%s must be sarif or {pattern: RE2}, got %s%s", what, docmeta.Describe(n), diag.Suggest(n.Text, []string{"sarif"}))
+		return nil
+	case frontmatter.Map:
+		var spec *findings.Spec
+		p.object(n, findingsPattern, what, func(f *frontmatter.Entry) {
+			if err := findings.CheckPattern(f.Value.Text); err != nil {
+				p.k.Fault(f.Value.Pos, "invalid_value", "%s.pattern %v", what, err)
+				return
+			}
+			spec = &findings.Spec{Pattern: regexp.MustCompile(f.Value.Text)}
+		})
+		return spec
+	}
+	p.k.Fault(n.Pos, "wrong_type", "%s must be sarif or {pattern: RE2}, got %s", what, docmeta.Describe(n))
+	return nil
 }
 
 // each calls read for every entry of a section whose keys are the user's (suites, tools), with the entry's

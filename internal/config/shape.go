@@ -65,6 +65,17 @@ var suiteEntry = &shape.Object{Fields: []shape.Field{
 var toolEntry = &shape.Object{Fields: []shape.Field{
 	{Name: "command", Type: &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString},
 		Required: true, Missing: "needs command (an argv list)"},
+	{Name: "findings", Type: &shape.Type{Doc: `How the tool reports findings: "sarif" (SARIF 2.1.0 on stdout) or {pattern: RE2} with named groups line (required), column, severity, code and message, matched against each line of stdout (stderr when stdout is empty).`,
+		Schema: map[string]any{"oneOf": []any{
+			map[string]any{"const": "sarif"},
+			(&shape.Type{Kind: shape.Map, Object: findingsPattern}).JSONSchema(),
+		}}}},
+}}
+
+// findingsPattern is the object form of a tool's findings.
+var findingsPattern = &shape.Object{Fields: []shape.Field{
+	{Name: "pattern", Type: &shape.Type{Kind: shape.String, NonEmpty: true, RE2: true}, Required: true,
+		Missing: "needs pattern (an RE2 pattern with a named group line)"},
 }}
 
 var aiSection = &shape.Object{Hint: "the ai section is reserved and must be empty in this version"}

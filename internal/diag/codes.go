@@ -206,6 +206,13 @@ var Codes = []CodeInfo{
 		Fix:     "Find out why the program was killed (memory, a crash) and fix it or its input.",
 	},
 	{
+		Code: "findings_unreadable", Group: "running", Title: "A tool's findings output could not be read",
+		Outcome: "error", Severity: "",
+		Doc:     "A tools entry with findings: sarif printed something on stdout that is not SARIF 2.1.0, so the tool reached no verdict evalgate can read. The evidence keeps the end of stdout and stderr.",
+		Example: "tools:\n  tool:lint:\n    command: [\"lint\", \"{target}\"]\n    findings: sarif   # but lint prints plain text",
+		Fix:     "Make the tool write SARIF to stdout (often a --format or --output flag), or use findings: {pattern: ...} for its text output.",
+	},
+	{
 		Code: "command_timeout", Group: "running", Title: "The command ran past its timeout",
 		Outcome: "error", Severity: "",
 		Doc:     "The command ran longer than timeout-ms (else commands.timeout-ms, else 30 s); its whole process group was killed.",

@@ -13,6 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/evalcase"
+	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/jev"
@@ -134,13 +135,13 @@ func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag
 			return []diag.Result{with(base, diag.Pending, "command_not_generated",
 				"the command has not been generated from the assertion yet")}
 		}
-		return r.runCommand(ctx, base, ps, ev, ev.Command, ev.CommandInPage, r.evalDir(ps, ev), nil)
+		return r.runCommand(ctx, base, ps, ev, ev.Command, ev.CommandInPage, r.evalDir(ps, ev), nil, nil)
 	}
 	if tool := grader.LookupBuiltin(ev.Grader); tool != nil {
 		return r.runBuiltin(ctx, base, ps, ev, tool)
 	}
 	if t, ok := r.cfg.Tools[ev.Grader]; ok {
-		return r.runCommand(ctx, base, ps, ev, t.Command, false, r.cfg.Dir, ev.Options)
+		return r.runCommand(ctx, base, ps, ev, t.Command, false, r.cfg.Dir, ev.Options, t.Findings)
 	}
 	return []diag.Result{with(base, diag.Error, "unknown_tool", r.unknownTool(ev.Grader))}
 }
@@ -265,7 +266,7 @@ func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, e
 // runCommand runs a command grader or a configured tool. options, for tools,
 // reaches the child as JSON in EVALGATE_OPTIONS.
 func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, ev *docmeta.Eval,
-	argv []string, inPage bool, dir string, options *frontmatter.Node) []diag.Result {
+	argv []string, inPage bool, dir string, options *frontmatter.Node, spec *findings.Spec) []diag.Result {
 	if reason := r.policy.Refusal(argv[0], inPage); reason != "" {
 		return []diag.Result{with(base, diag.Skip, "command_refused", "command refused: "+reason)}
 	}
@@ -314,7 +315,68 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 		// The run was stopped (SIGINT, SIGTERM, SIGHUP): no verdict, and the reason.
 		return []diag.Result{with(base, diag.Error, "internal_error", "not finished: "+context.Cause(ctx).Error())}
 	}
-	return []diag.Result{r.commandResult(base, ev, argv, cr, timeout)}
+	res := r.commandResult(base, ev, argv, cr, timeout)
+	if spec == nil || !cr.Exited {
+		return []diag.Result{res}
+	}
+	return r.toolFindings(res, ev, t, spec, cr)
+}
+
+// toolFindings turns a tool's output into one fail per finding (README "Findings from command tools"),
+// at its line in the file: a body's lines shifted back to the file's, a companion's its own, a
+// frontmatter target's at the eval entry. With no finding the exit code decides (pass, or one
+// command_failed); output that cannot be read is an error.
+func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *findings.Spec, cr grader.CommandResult) []diag.Result {
+	fs, err := spec.Parse(grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact))
+	if err != nil {
+		out := with(res, diag.Error, "findings_unreadable", err.Error())
+		out.Evidence = res.Evidence
+		return []diag.Result{out}
+	}
+	if len(fs) == 0 {
+		return []diag.Result{res}
+	}
+	out := make([]diag.Result, 0, len(fs))
+	for _, f := range fs {
+		code := f.Code
+		if code == "" {
+			code = "finding"
+		}
+		msg := f.Message
+		if msg == "" {
+			msg = code
+		}
+		fr := with(res, diag.Fail, code, msg)
+		fr.Severity, fr.Evidence = findingSeverity(f, ev), map[string]any{"line": f.Line, "level": f.Level}
+		fr.Key = code + "\x00" + msg // the finding's identity, for fingerprints: not its line
+		if f.Line > 0 && t.firstLine > 0 {
+			fr.File, fr.Pos = t.file, diag.Pos{Line: t.firstLine + f.Line - 1, Col: f.Col}
+		}
+		out = append(out, fr)
+	}
+	return out
+}
+
+// findingSeverity is a finding's severity: the eval's severity-map for its code or its tool's word
+// first, then error, warning and info as they are, SARIF's note and none as info, any other word
+// warning; without a word, the eval's own severity.
+func findingSeverity(f findings.Finding, ev *docmeta.Eval) diag.Severity {
+	for _, k := range []string{f.Code, f.Level} {
+		if s, ok := ev.SeverityMap[k]; ok && k != "" {
+			return s
+		}
+	}
+	switch strings.ToLower(f.Level) {
+	case "":
+		return ev.Severity
+	case "error":
+		return diag.SeverityError
+	case "warning":
+		return diag.SeverityWarning
+	case "info", "note", "none":
+		return diag.SeverityInfo
+	}
+	return diag.SeverityWarning
 }
 
 // maxOptionsEnv is the largest options JSON also passed in EVALGATE_OPTIONS
@@ -342,21 +404,27 @@ func (r *run) commandResult(base diag.Result, ev *docmeta.Eval, argv []string, c
 			return with(base, diag.Pass, "ok", fmt.Sprintf("exit code %d", cr.ExitCode))
 		}
 	}
-	out := cr.Stderr
-	if len(strings.TrimSpace(string(out))) == 0 {
-		out = cr.Stdout
-	}
-	tail := strings.TrimSpace(string(grader.Redact(out, r.redact)))
-	if len(tail) > tailBytes {
-		tail = "…" + strings.ToValidUTF8(tail[len(tail)-tailBytes:], "")
+	stdout, stderr := r.tail(cr.Stdout), r.tail(cr.Stderr)
+	last := lastLine(stderr)
+	if last == "" {
+		last = lastLine(stdout)
 	}
 	msg := fmt.Sprintf("exit code %d", cr.ExitCode)
-	if last := lastLine(tail); last != "" {
+	if last != "" {
 		msg += ": " + last
 	}
 	res := with(base, diag.Fail, "command_failed", msg)
-	res.Evidence = map[string]any{"exit_code": cr.ExitCode, "tail": tail}
+	res.Evidence = map[string]any{"exit_code": cr.ExitCode, "stdout": stdout, "stderr": stderr}
 	return res
+}
+
+// tail is the end of a command's output for evidence: redacted, trimmed, at most tailBytes.
+func (r *run) tail(out []byte) string {
+	t := strings.TrimSpace(string(grader.Redact(out, r.redact)))
+	if len(t) > tailBytes {
+		t = "…" + strings.ToValidUTF8(t[len(t)-tailBytes:], "")
+	}
+	return t
 }
 
 func lastLine(s string) string {

@@ -48,7 +48,15 @@ func (ps *pageState) targetFile(kind string, b []byte) (string, error) {
 	if name, ok := ps.tmp[kind]; ok {
 		return name, nil
 	}
-	f, err := os.CreateTemp("", "evalgate-target-*")
+	// The file keeps the page's extension, so that a tool applies its Markdown (or MDX) rules to it; the
+	// options file is JSON.
+	ext := filepath.Ext(ps.rel)
+	if strings.HasPrefix(kind, "options\x00") {
+		ext = ".json"
+	} else if kind == docmeta.TargetFrontmatter {
+		ext = ".yaml"
+	}
+	f, err := os.CreateTemp("", "evalgate-target-*"+ext)
 	if err != nil {
 		return "", err
 	}

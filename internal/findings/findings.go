@@ -1,0 +1,150 @@
+// Package findings turns a command tool's output into findings (README "Findings from command tools"):
+// SARIF 2.1.0 on stdout, or each output line matched against an RE2 pattern with named groups. It knows
+// nothing of pages: lines are the target's, and the caller maps them to the file.
+package findings
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Groups are the named groups a pattern may use; line is required.
+var Groups = []string{"line", "column", "severity", "code", "message"}
+
+// Spec says how a tool reports: SARIF, or a line pattern.
+type Spec struct {
+	SARIF   bool
+	Pattern *regexp.Regexp
+}
+
+// Finding is one finding of the tool, in the target's lines (1-based; Col 0 when not given, Line 0 for
+// a SARIF result about the whole target).
+type Finding struct {
+	Line, Col int
+	// Level is SARIF's level (error, warning, note, none) or the pattern's severity word, as written;
+	// "" when the tool gave none.
+	Level   string
+	Code    string
+	Message string
+}
+
+// CheckPattern reports what is wrong with a pattern for findings: it must compile as RE2, hold a
+// named group line, and name no other group than Groups.
+func CheckPattern(expr string) error {
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return fmt.Errorf("is not a valid RE2 pattern: %v", err)
+	}
+	names := re.SubexpNames()
+	if !slices.Contains(names, "line") {
+		return errors.New("needs a named group line, as in (?P<line>\\d+)")
+	}
+	for _, n := range names {
+		if n != "" && !slices.Contains(Groups, n) {
+			return fmt.Errorf("names the group %q; the groups are line, column, severity, code and message", n)
+		}
+	}
+	return nil
+}
+
+// MaxFindings bounds the findings of one eval, as the built-in tools are bounded.
+const MaxFindings = 1000
+
+// Parse reads the findings of a tool's output. A pattern reads stdout, or stderr when stdout is empty;
+// a line it does not match, or whose line group is no positive number, is no finding. SARIF reads
+// stdout; output that is not SARIF is an error: the tool reached no verdict.
+func (s Spec) Parse(stdout, stderr []byte) ([]Finding, error) {
+	if s.SARIF {
+		return parseSARIF(stdout)
+	}
+	out := stdout
+	if len(bytes.TrimSpace(out)) == 0 {
+		out = stderr
+	}
+	var fs []Finding
+	idx := map[string]int{}
+	for i, n := range s.Pattern.SubexpNames() {
+		if n != "" {
+			idx[n] = i
+		}
+	}
+	group := func(m [][]byte, name string) string {
+		if i, ok := idx[name]; ok && m[i] != nil {
+			return strings.TrimSpace(string(m[i]))
+		}
+		return ""
+	}
+	for line := range bytes.Lines(out) {
+		m := s.Pattern.FindSubmatch(bytes.TrimRight(line, "\r\n"))
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(group(m, "line"))
+		if err != nil || n < 1 {
+			continue
+		}
+		col, _ := strconv.Atoi(group(m, "column"))
+		fs = append(fs, Finding{Line: n, Col: max(col, 0), Level: group(m, "severity"), Code: group(m, "code"), Message: group(m, "message")})
+		if len(fs) == MaxFindings {
+			break
+		}
+	}
+	return fs, nil
+}
+
+// sarifLog is the part of SARIF 2.1.0 findings need.
+type sarifLog struct {
+	Version string `json:"version"`
+	Runs    []struct {
+		Results []struct {
+			RuleID  string `json:"ruleId"`
+			Level   string `json:"level"`
+			Message struct {
+				Text string `json:"text"`
+			} `json:"message"`
+			Locations []struct {
+				PhysicalLocation struct {
+					Region struct {
+						StartLine   int `json:"startLine"`
+						StartColumn int `json:"startColumn"`
+					} `json:"region"`
+				} `json:"physicalLocation"`
+			} `json:"locations"`
+		} `json:"results"`
+	} `json:"runs"`
+}
+
+func parseSARIF(stdout []byte) ([]Finding, error) {
+	var log sarifLog
+	if err := json.Unmarshal(stdout, &log); err != nil {
+		return nil, fmt.Errorf("the tool's output is not SARIF: %v", err)
+	}
+	if log.Version != "2.1.0" {
+		return nil, fmt.Errorf("the tool's output is not SARIF 2.1.0 (version %q)", log.Version)
+	}
+	var fs []Finding
+	for _, run := range log.Runs {
+		for _, r := range run.Results {
+			f := Finding{Level: r.Level, Code: r.RuleID, Message: r.Message.Text}
+			if f.Level == "" {
+				f.Level = "warning" // SARIF's default level
+			}
+			if len(r.Locations) > 0 {
+				// Without a region the finding is about the whole target: Line 0.
+				reg := r.Locations[0].PhysicalLocation.Region
+				f.Line, f.Col = max(reg.StartLine, 0), max(reg.StartColumn, 0)
+			}
+			fs = append(fs, f)
+			if len(fs) == MaxFindings {
+				return fs, nil
+			}
+		}
+	}
+	return fs, nil
+}

@@ -1,0 +1,102 @@
+package findings
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestCheckPattern(t *testing.T) {
+	for _, tt := range []struct{ expr, want string }{
+		{`^(?P<line>\d+):(?P<column>\d+) (?P<severity>\w+) (?P<code>\S+) (?P<message>.*)$`, ""},
+		{`(?P<line>\d+)`, ""},
+		{`(\d+)`, "needs a named group line"},
+		{`(?P<line>\d+) (?P<sev>\w+)`, `names the group "sev"`},
+		{`(?P<line>\d+`, "is not a valid RE2 pattern"},
+	} {
+		err := CheckPattern(tt.expr)
+		if got := ""; err != nil {
+			got = err.Error()
+			if tt.want == "" || !strings.Contains(got, tt.want) {
+				t.Errorf("CheckPattern(%q) = %q, want %q", tt.expr, got, tt.want)
+			}
+		} else if tt.want != "" {
+			t.Errorf("CheckPattern(%q) = nil, want %q", tt.expr, tt.want)
+		}
+	}
+}
+
+// TestPattern: each matching line is a finding with its groups; other lines
+// and a line group that is no positive number are not; stderr is read only
+// when stdout is empty.
+func TestPattern(t *testing.T) {
+	s := Spec{Pattern: regexp.MustCompile(`^\S+:(?P<line>\d+):(?P<column>\d+):(?P<severity>\w+):(?P<code>[\w.]+):(?P<message>.*)$`)}
+	out := "page.md:3:7:error:Vale.Spelling:Did you really mean 'teh'?\r\n" +
+		"a summary line\n" +
+		"page.md:0:1:warning:X:line zero\n" +
+		"page.md:12:1:suggestion:Style.Passive: passive voice\n"
+	fs, err := s.Parse([]byte(out), []byte("x.md:1:1:error:E:from stderr\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Finding{
+		{Line: 3, Col: 7, Level: "error", Code: "Vale.Spelling", Message: "Did you really mean 'teh'?"},
+		{Line: 12, Col: 1, Level: "suggestion", Code: "Style.Passive", Message: "passive voice"},
+	}
+	if len(fs) != len(want) || fs[0] != want[0] || fs[1] != want[1] {
+		t.Errorf("findings %+v, want %+v", fs, want)
+	}
+	fs, _ = s.Parse(nil, []byte("x.md:1:1:error:E:from stderr\n"))
+	if len(fs) != 1 || fs[0].Message != "from stderr" {
+		t.Errorf("stderr findings %+v", fs)
+	}
+}
+
+// TestSARIF: results with their rule, level (warning by default), message
+// and region; a result without a region is about the whole target (line 0);
+// output that is not SARIF 2.1.0 is an error.
+func TestSARIF(t *testing.T) {
+	s := Spec{SARIF: true}
+	log := `{"version": "2.1.0", "runs": [{"results": [
+	  {"ruleId": "MD013", "level": "note", "message": {"text": "Line length"}, "locations": [{"physicalLocation": {"region": {"startLine": 4, "startColumn": 81}}}]},
+	  {"ruleId": "MD041", "message": {"text": "First line"}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": "x.md"}}}]}
+	]}]}`
+	fs, err := s.Parse([]byte(log), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 2 || fs[0] != (Finding{Line: 4, Col: 81, Level: "note", Code: "MD013", Message: "Line length"}) ||
+		fs[1] != (Finding{Level: "warning", Code: "MD041", Message: "First line"}) {
+		t.Errorf("findings %+v", fs)
+	}
+	for _, bad := range []string{"", "lint: 3 problems", `{"version": "2.0.0"}`, `[1]`} {
+		if _, err := s.Parse([]byte(bad), nil); err == nil {
+			t.Errorf("Parse(%q) read it as SARIF", bad)
+		}
+	}
+}
+
+// FuzzParse: any output gives findings with positive or zero lines, never a
+// panic, and never more than MaxFindings.
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"version": "2.1.0", "runs": [{"results": [{"ruleId": "R", "locations": [{"physicalLocation": {"region": {"startLine": -3}}}]}]}]}`), `(?P<line>\d+)`)
+	f.Add([]byte("a.md:99999999999999999999:1\nb.md:2:x\n"), `:(?P<line>\d+):(?P<column>\d+)`)
+	f.Fuzz(func(t *testing.T, out []byte, expr string) {
+		for _, s := range []Spec{{SARIF: true}, {Pattern: regexp.MustCompile(`(?P<line>-?\d+)(?::(?P<column>-?\d+))?`)}} {
+			fs, _ := s.Parse(out, out)
+			if len(fs) > MaxFindings {
+				t.Fatalf("%d findings", len(fs))
+			}
+			for _, x := range fs {
+				if x.Line < 0 || x.Col < 0 || (!s.SARIF && x.Line == 0) {
+					t.Fatalf("finding %+v", x)
+				}
+			}
+		}
+		if CheckPattern(expr) == nil {
+			if _, err := (Spec{Pattern: regexp.MustCompile(expr)}).Parse(out, nil); err != nil {
+				t.Fatalf("a pattern's parse failed: %v", err)
+			}
+		}
+	})
+}
