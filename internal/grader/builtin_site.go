@@ -170,11 +170,7 @@ func (s *builtinSite) key(p string) string {
 	p = strings.TrimSuffix(p, ".html")
 	p = strings.Trim(p, "/")
 	if s.slugSegments {
-		segs := strings.Split(p, "/")
-		for i, seg := range segs {
-			segs[i] = builtinSlug(seg)
-		}
-		p = strings.Join(segs, "/")
+		p = eachSegment(p, builtinSlug)
 	} else if s.lower {
 		p = strings.ToLower(p)
 	}
@@ -288,12 +284,7 @@ func (s *builtinSite) pageURLs(prefix, rel, abs string) []string {
 	base := strings.TrimSuffix(file, path.Ext(file))
 	dir = strings.TrimSuffix(dir, "/")
 	if s.numberPrefixes {
-		segs := strings.Split(dir, "/")
-		for i, seg := range segs {
-			segs[i] = stripNumberPrefix(seg)
-		}
-		dir = strings.Join(segs, "/")
-		base = stripNumberPrefix(base)
+		dir, base = eachSegment(dir, stripNumberPrefix), stripNumberPrefix(base)
 	}
 	last := base
 	if s.isIndex(file) || s.instances && dir != "" && strings.EqualFold(path.Base(dir), base) {
@@ -346,6 +337,15 @@ func (s *builtinSite) pageURLs(prefix, rel, abs string) []string {
 		}
 	}
 	return urls
+}
+
+// eachSegment applies f to each '/'-separated segment of p.
+func eachSegment(p string, f func(string) string) string {
+	segs := strings.Split(p, "/")
+	for i, seg := range segs {
+		segs[i] = f(seg)
+	}
+	return strings.Join(segs, "/")
 }
 
 func stripNumberPrefix(s string) string {

@@ -1,0 +1,69 @@
+package grader
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSiteKey(t *testing.T) {
+	site := func(name string) *builtinSite { return &builtinSite{builtinPreset: builtinPresets[name], name: name} }
+	for _, tt := range []struct{ site, in, want string }{
+		{"hugo", "/Docs/Getting-Started/", "docs/getting-started"},
+		{"hugo", "/docs/index.html", "docs"},
+		{"docusaurus", "/docs/FeedType", "docs/FeedType"}, // case kept
+		{"starlight", "/Guides/Getting Started/", "guides/getting-started"},
+		{"starlight", "/ja/すべて/", "ja/すべて"},
+		{"mkdocs", "/a/b.html", "a/b"},
+	} {
+		if got := site(tt.site).key(tt.in); got != tt.want {
+			t.Errorf("%s key(%q) = %q, want %q", tt.site, tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStripNumberPrefix(t *testing.T) {
+	for in, want := range map[string]string{
+		"01-intro": "intro", "2_setup": "setup", "3. api": "api", "10": "10",
+		"2024-05-01-hello": "2024-05-01-hello", "1.2-notes": "1.2-notes", "intro": "intro",
+	} {
+		if got := stripNumberPrefix(in); got != want {
+			t.Errorf("stripNumberPrefix(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestMkDocsSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"Café options": "cafe-options", "Hello, World!": "hello-world", "a  -  b": "a-b",
+		"日本語 title": "title", "snake_case": "snake_case",
+	} {
+		if got := builtinMkDocsSlug(in); got != want {
+			t.Errorf("builtinMkDocsSlug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestPageURLs: a page's URLs from its path (index files, number prefixes,
+// blog dates) before frontmatter adds any.
+func TestPageURLs(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		site, prefix, rel string
+		want              []string
+	}{
+		{"hugo", "", "docs/_index.md", []string{"docs"}},
+		{"hugo", "", "docs/bundle/index.md", []string{"docs/bundle"}},
+		{"hugo", "", "docs/Page.md", []string{"docs/Page"}},
+		{"docusaurus", "/docs", "01-guides/02-deploy.mdx", []string{"/docs/guides/deploy"}},
+		{"docusaurus", "/docs", "guides/guides.md", []string{"/docs/guides"}},
+		{"docusaurus", "/blog", "2024-05-01-hello.md", []string{"/blog/2024/05/01/hello"}},
+		{"docusaurus", "/blog", "2024/05-01-hello/index.md", []string{"/blog/2024/05/01/hello"}},
+		{"mkdocs", "", "guide/README.md", []string{"guide"}},
+		{"starlight", "", "de/index.mdx", []string{"de"}},
+	} {
+		s := &builtinSite{builtinPreset: builtinPresets[tt.site], name: tt.site}
+		if got := s.pageURLs(tt.prefix, tt.rel, dir+"/none.md"); !slices.Equal(got, tt.want) {
+			t.Errorf("%s pageURLs(%q, %q) = %q, want %q", tt.site, tt.prefix, tt.rel, got, tt.want)
+		}
+	}
+}
