@@ -3,6 +3,7 @@ package config
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -255,11 +256,13 @@ func (p *parser) evals(n *frontmatter.Node) {
 		if !docmeta.ValidID(kv.Key) {
 			p.k.Fault(kv.KeyPos, "invalid_id", "evals: the id %s must be kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen)", docmeta.Quote(kv.Key))
 		}
-		ev, rs := docmeta.NamedEval(kv.Key, kv.KeyPos, kv.Value, what)
+		value, spec, fpos := p.configFindings(kv.Value, what)
+		ev, rs := docmeta.NamedEval(kv.Key, kv.KeyPos, value, what)
 		p.k.Add(rs...)
 		if !docmeta.ValidID(kv.Key) {
 			ev = nil
 		}
+		p.attachFindings(ev, spec, fpos, what)
 		p.cfg.Catalog.Evals[kv.Key] = ev // nil when invalid: see parse
 	}
 }
@@ -278,8 +281,32 @@ func (p *parser) suites(n *frontmatter.Node) {
 			case "target-pass-rate":
 				s.TargetPassRate = f.Value.Num
 			case "evals":
-				evals, rs := docmeta.SuiteEvals(f.Value, what+".evals", p.cfg.Catalog.Evals)
+				// Inline command entries may set findings, as tools entries do (README "Findings
+				// from command tools"): the config's own key, read here, not docmeta's.
+				list, specs := f.Value, map[string]*findings.Spec{}
+				fpos := map[string]diag.Pos{}
+				if list.Kind == frontmatter.List {
+					cp := *list
+					cp.Items = make([]*frontmatter.Node, len(list.Items))
+					for i, it := range list.Items {
+						w := shape.Item(what+".evals", i)
+						v, spec, pos := p.configFindings(it, w)
+						cp.Items[i] = v
+						if spec != nil {
+							if id := it.Get("id"); id != nil {
+								specs[id.Value.Text], fpos[id.Value.Text] = spec, pos
+							}
+						}
+					}
+					list = &cp
+				}
+				evals, rs := docmeta.SuiteEvals(list, what+".evals", p.cfg.Catalog.Evals)
 				p.k.Add(rs...)
+				for _, ev := range evals {
+					if spec := specs[ev.ID]; spec != nil {
+						p.attachFindings(ev, spec, fpos[ev.ID], what+".evals")
+					}
+				}
 				s.Evals = evals
 			case "pages":
 				s.Pages = p.globs(f.Value, what+".pages")
@@ -322,6 +349,32 @@ func (p *parser) tools(n *frontmatter.Node) {
 			p.cfg.Tools[kv.Key] = t
 		}
 	})
+}
+
+// configFindings takes a config eval's findings key out of its entry n: the entry without it (for
+// docmeta, whose vocabulary has no such key), the findings read, and where the key was.
+func (p *parser) configFindings(n *frontmatter.Node, what string) (*frontmatter.Node, *findings.Spec, diag.Pos) {
+	e := n.Get("findings")
+	if e == nil {
+		return n, nil, diag.Pos{}
+	}
+	spec := p.findings(e.Value, what+".findings")
+	cp := *n
+	cp.Entries = slices.DeleteFunc(slices.Clone(n.Entries), func(kv frontmatter.Entry) bool { return kv.Key == "findings" })
+	return &cp, spec, e.KeyPos
+}
+
+// attachFindings gives a config eval its findings; only a command eval runs a tool whose output they
+// read.
+func (p *parser) attachFindings(ev *docmeta.Eval, spec *findings.Spec, pos diag.Pos, what string) {
+	if ev == nil || spec == nil {
+		return
+	}
+	if ev.Grader != "command" {
+		p.k.Fault(pos, "invalid_value", "%s.findings applies to a command eval (or a tools entry), not to grader %s", what, ev.Grader)
+		return
+	}
+	ev.Findings = spec
 }
 
 // findings reads a tool's findings: "sarif", or {pattern} with a named group line (README "Findings

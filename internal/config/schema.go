@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/docmeta"
@@ -49,6 +50,15 @@ func ConfigJSONSchema() []byte {
 	defs["path"] = obj{
 		"description": "A path relative to the config's directory, inside it.",
 		"type":        "string", "minLength": 1, "not": outside,
+	}
+	// A config command eval (named, or inline in a suite) may set findings, as a tools entry does; the
+	// page's vocabulary has no such key.
+	findingsSchema := toolEntry.Field("findings").Type
+	for _, name := range []string{"namedEval", "inlineEval"} {
+		def := defs[name].(map[string]any)
+		props := maps.Clone(def["properties"].(map[string]any))
+		props["findings"] = findingsSchema.JSONSchema()
+		def["properties"] = props
 	}
 	s := (&shape.Type{Kind: shape.Map, Object: rootShape}).JSONSchema()
 	s["$schema"] = "https://json-schema.org/draft/2020-12/schema"

@@ -6,6 +6,7 @@ package docmeta
 
 import (
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
@@ -68,7 +69,10 @@ type Eval struct {
 	Options     *frontmatter.Node
 	Severity    diag.Severity
 	SeverityMap map[string]diag.Severity // built-in finding code -> severity
-	Skip        bool
+	// Findings turns a config command eval's output into findings (README "Findings from command
+	// tools"); the config sets it, never a page.
+	Findings *findings.Spec
+	Skip     bool
 }
 
 // Suite is a named suite of the config.

@@ -135,7 +135,7 @@ func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag
 			return []diag.Result{with(base, diag.Pending, "command_not_generated",
 				"the command has not been generated from the assertion yet")}
 		}
-		return r.runCommand(ctx, base, ps, ev, ev.Command, ev.CommandInPage, r.evalDir(ps, ev), nil, nil)
+		return r.runCommand(ctx, base, ps, ev, ev.Command, ev.CommandInPage, r.evalDir(ps, ev), nil, ev.Findings)
 	}
 	if tool := grader.LookupBuiltin(ev.Grader); tool != nil {
 		return r.runBuiltin(ctx, base, ps, ev, tool)
