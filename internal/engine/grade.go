@@ -304,12 +304,17 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	case r.cfg.Commands.TimeoutMS > 0:
 		timeout = time.Duration(r.cfg.Commands.TimeoutMS) * time.Millisecond
 	}
+	keep := 0 // the default tail: evidence only
+	if spec != nil {
+		keep = findings.MaxOutput // findings are read from the output
+	}
 	cr := grader.RunCommand(ctx, grader.Command{
 		Argv:    grader.Substitute(argv, map[string]string{"file": ps.abs, "target": targetPath, "id": ev.ID}),
 		Dir:     dir,
 		Env:     env,
 		Stdin:   t.bytes,
 		Timeout: timeout,
+		Keep:    keep,
 	})
 	if cr.Err != nil && ctx.Err() != nil {
 		// The run was stopped (SIGINT, SIGTERM, SIGHUP): no verdict, and the reason.
@@ -327,7 +332,7 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 // frontmatter target's at the eval entry. With no finding the exit code decides (pass, or one
 // command_failed); output that cannot be read is an error.
 func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *findings.Spec, cr grader.CommandResult) []diag.Result {
-	fs, err := spec.Parse(grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact))
+	fs, err := spec.Parse(grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact), cr.StdoutCut, cr.StderrCut)
 	if err != nil {
 		out := with(res, diag.Error, "findings_unreadable", err.Error())
 		out.Evidence = res.Evidence
@@ -353,6 +358,14 @@ func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *f
 			fr.File, fr.Pos = t.file, diag.Pos{Line: t.firstLine + f.Line - 1, Col: f.Col}
 		}
 		out = append(out, fr)
+	}
+	// Say so when the findings are not all there, as the built-in tools do.
+	last := &out[len(out)-1]
+	switch {
+	case len(fs) == findings.MaxFindings:
+		last.Message += fmt.Sprintf(" (the first %d findings of this eval; more are not listed)", findings.MaxFindings)
+	case cr.StdoutCut && !spec.SARIF || cr.StderrCut && len(strings.TrimSpace(string(cr.Stdout))) == 0:
+		last.Message += fmt.Sprintf(" (the tool wrote more than %d MiB: findings at its start are not listed)", findings.MaxOutput>>20)
 	}
 	return out
 }

@@ -56,16 +56,29 @@ func CheckPattern(expr string) error {
 // MaxFindings bounds the findings of one eval, as the built-in tools are bounded.
 const MaxFindings = 1000
 
-// Parse reads the findings of a tool's output. A pattern reads stdout, or stderr when stdout is empty;
-// a line it does not match, or whose line group is no positive number, is no finding. SARIF reads
-// stdout; output that is not SARIF is an error: the tool reached no verdict.
-func (s Spec) Parse(stdout, stderr []byte) ([]Finding, error) {
+// MaxOutput is how much of each output stream of a tool with findings is kept and read: the last 4 MiB.
+const MaxOutput = 4 << 20
+
+// Parse reads the findings of a tool's output: the last MaxOutput bytes of each stream, cut saying
+// that a stream was longer (its start is gone). A pattern reads stdout, or stderr when stdout is empty;
+// a line it does not match, or whose line group is no positive number, is no finding, and the first
+// line of a cut stream is only the end of a line. SARIF reads stdout; output that is not SARIF, or
+// SARIF longer than MaxOutput, is an error: the tool reached no verdict evalgate can read.
+func (s Spec) Parse(stdout, stderr []byte, stdoutCut, stderrCut bool) ([]Finding, error) {
 	if s.SARIF {
+		if stdoutCut {
+			return nil, fmt.Errorf("the tool's SARIF is longer than %d MiB, more than evalgate reads", MaxOutput>>20)
+		}
 		return parseSARIF(stdout)
 	}
-	out := stdout
+	out, cut := stdout, stdoutCut
 	if len(bytes.TrimSpace(out)) == 0 {
-		out = stderr
+		out, cut = stderr, stderrCut
+	}
+	if cut {
+		if i := bytes.IndexByte(out, '\n'); i >= 0 {
+			out = out[i+1:]
+		}
 	}
 	var fs []Finding
 	idx := map[string]int{}

@@ -35,7 +35,7 @@ func TestPattern(t *testing.T) {
 		"a summary line\n" +
 		"page.md:0:1:warning:X:line zero\n" +
 		"page.md:12:1:suggestion:Style.Passive: passive voice\n"
-	fs, err := s.Parse([]byte(out), []byte("x.md:1:1:error:E:from stderr\n"))
+	fs, err := s.Parse([]byte(out), []byte("x.md:1:1:error:E:from stderr\n"), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +46,17 @@ func TestPattern(t *testing.T) {
 	if len(fs) != len(want) || fs[0] != want[0] || fs[1] != want[1] {
 		t.Errorf("findings %+v, want %+v", fs, want)
 	}
-	fs, _ = s.Parse(nil, []byte("x.md:1:1:error:E:from stderr\n"))
+	fs, _ = s.Parse(nil, []byte("x.md:1:1:error:E:from stderr\n"), false, false)
 	if len(fs) != 1 || fs[0].Message != "from stderr" {
 		t.Errorf("stderr findings %+v", fs)
+	}
+	// A cut stream's first line is the end of a line, not a finding.
+	fs, _ = s.Parse([]byte("7:1:error:X:tail of a cut line\npage.md:8:1:error:Y:whole\n"), nil, true, false)
+	if len(fs) != 1 || fs[0].Code != "Y" {
+		t.Errorf("cut findings %+v", fs)
+	}
+	if _, err := (Spec{SARIF: true}).Parse([]byte(`{"version": "2.1.0", "runs": []}`), nil, true, false); err == nil || !strings.Contains(err.Error(), "longer than") {
+		t.Errorf("cut SARIF: err %v", err)
 	}
 }
 
@@ -61,7 +69,7 @@ func TestSARIF(t *testing.T) {
 	  {"ruleId": "MD013", "level": "note", "message": {"text": "Line length"}, "locations": [{"physicalLocation": {"region": {"startLine": 4, "startColumn": 81}}}]},
 	  {"ruleId": "MD041", "message": {"text": "First line"}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": "x.md"}}}]}
 	]}]}`
-	fs, err := s.Parse([]byte(log), nil)
+	fs, err := s.Parse([]byte(log), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +78,7 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("findings %+v", fs)
 	}
 	for _, bad := range []string{"", "lint: 3 problems", `{"version": "2.0.0"}`, `[1]`} {
-		if _, err := s.Parse([]byte(bad), nil); err == nil {
+		if _, err := s.Parse([]byte(bad), nil, false, false); err == nil {
 			t.Errorf("Parse(%q) read it as SARIF", bad)
 		}
 	}
@@ -83,7 +91,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a.md:99999999999999999999:1\nb.md:2:x\n"), `:(?P<line>\d+):(?P<column>\d+)`)
 	f.Fuzz(func(t *testing.T, out []byte, expr string) {
 		for _, s := range []Spec{{SARIF: true}, {Pattern: regexp.MustCompile(`(?P<line>-?\d+)(?::(?P<column>-?\d+))?`)}} {
-			fs, _ := s.Parse(out, out)
+			fs, _ := s.Parse(out, out, len(out)%2 == 0, false)
 			if len(fs) > MaxFindings {
 				t.Fatalf("%d findings", len(fs))
 			}
@@ -94,7 +102,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		if CheckPattern(expr) == nil {
-			if _, err := (Spec{Pattern: regexp.MustCompile(expr)}).Parse(out, nil); err != nil {
+			if _, err := (Spec{Pattern: regexp.MustCompile(expr)}).Parse(out, nil, false, false); err != nil {
 				t.Fatalf("a pattern's parse failed: %v", err)
 			}
 		}

@@ -86,21 +86,26 @@ type Command struct {
 	Env     []string      // the child's environment ("K=V"), already scrubbed; RunCommand adds CommandMarkerVar
 	Stdin   []byte        // the target bytes, delivered on stdin while the command runs
 	Timeout time.Duration // > 0
+	// Keep is how many bytes of each of stdout and stderr the result keeps, the last ones; 0 is
+	// CommandTailSize. A tool whose output is read as findings keeps more.
+	Keep int
 }
 
 // CommandResult is the outcome of [RunCommand]: exactly one of Exited, Signal != "", TimedOut, NotFound and
 // Err != nil (checked in that order) describes it; with NotFound, Err also holds the underlying error for
 // evidence. Stdout and Stderr are filled whenever the process started, including after a timeout.
 type CommandResult struct {
-	Exited   bool          // the process exited normally (ExitCode valid)
-	ExitCode int           // the exit status when Exited; otherwise -1
-	Signal   string        // the signal name when killed by a signal (not by our timeout), e.g. "killed", "terminated"
-	TimedOut bool          // Timeout elapsed first; the process group was killed
-	NotFound bool          // executable missing or not executable (also: a directory, permission denied, unknown format)
-	Err      error         // any other failure: to start, an invalid Command or Dir, or ctx done (wrapping ctx's cause)
-	Stdout   []byte        // the last CommandTailSize bytes written to stdout (not redacted)
-	Stderr   []byte        // the last CommandTailSize bytes written to stderr (not redacted)
-	Duration time.Duration // wall time from start to the result, including the drain of the pipes
+	Exited   bool   // the process exited normally (ExitCode valid)
+	ExitCode int    // the exit status when Exited; otherwise -1
+	Signal   string // the signal name when killed by a signal (not by our timeout), e.g. "killed", "terminated"
+	TimedOut bool   // Timeout elapsed first; the process group was killed
+	NotFound bool   // executable missing or not executable (also: a directory, permission denied, unknown format)
+	Err      error  // any other failure: to start, an invalid Command or Dir, or ctx done (wrapping ctx's cause)
+	Stdout   []byte // the last CommandTailSize bytes written to stdout (not redacted)
+	Stderr   []byte // the last CommandTailSize bytes written to stderr (not redacted)
+	// StdoutCut and StderrCut say the stream was longer than what was kept: its start is gone.
+	StdoutCut, StderrCut bool
+	Duration             time.Duration // wall time from start to the result, including the drain of the pipes
 }
 
 // Substitute returns argv with the placeholders replaced: vars maps a name without braces ("file", "target",
@@ -268,7 +273,7 @@ func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 			inW.Close()
 		}()
 	}
-	var stdout, stderr commandTail
+	stdout, stderr := commandTail{size: c.Keep}, commandTail{size: c.Keep}
 	var drain sync.WaitGroup
 	drain.Add(2)
 	go commandCopy(&drain, &stdout, outR)
@@ -314,6 +319,7 @@ func RunCommand(ctx context.Context, c Command) (res CommandResult) {
 	errR.Close()
 	<-drained
 	res.Stdout, res.Stderr = stdout.Bytes(), stderr.Bytes()
+	res.StdoutCut, res.StderrCut = stdout.cut, stderr.cut
 
 	switch {
 	case cancelled:
@@ -386,29 +392,39 @@ func commandIsNotFound(err error) bool {
 		errors.Is(err, exec.ErrNotFound) || commandNotExecutable(err)
 }
 
-// commandTail keeps the last CommandTailSize bytes written to it, in a ring.
+// commandTail keeps the last size bytes written to it (CommandTailSize when size is 0), in a ring, and
+// whether more were written.
 type commandTail struct {
-	buf []byte // len(buf) < CommandTailSize while filling; then exactly CommandTailSize
-	pos int    // when full: index of the oldest byte
+	size int
+	buf  []byte // len(buf) < size while filling; then exactly size
+	pos  int    // when full: index of the oldest byte
+	cut  bool   // more than size bytes were written: the start is gone
 }
 
 // Write keeps the end of p; it never fails.
 func (t *commandTail) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(p) >= CommandTailSize {
-		if cap(t.buf) < CommandTailSize {
-			t.buf = make([]byte, CommandTailSize)
+	size := t.size
+	if size == 0 {
+		size = CommandTailSize
+	}
+	if len(t.buf)+len(p) > size {
+		t.cut = true
+	}
+	if len(p) >= size {
+		if cap(t.buf) < size {
+			t.buf = make([]byte, size)
 		}
-		t.buf = t.buf[:CommandTailSize]
-		copy(t.buf, p[len(p)-CommandTailSize:])
+		t.buf = t.buf[:size]
+		copy(t.buf, p[len(p)-size:])
 		t.pos = 0
 		return n, nil
 	}
-	if len(t.buf) < CommandTailSize {
-		k := min(CommandTailSize-len(t.buf), len(p))
+	if len(t.buf) < size {
+		k := min(size-len(t.buf), len(p))
 		if need := len(t.buf) + k; need > cap(t.buf) {
-			// Grow by doubling, never past CommandTailSize (append could overshoot).
-			nb := make([]byte, len(t.buf), min(CommandTailSize, max(need, 2*cap(t.buf), 4<<10)))
+			// Grow by doubling, never past size (append could overshoot).
+			nb := make([]byte, len(t.buf), min(size, max(need, 2*cap(t.buf), 4<<10)))
 			copy(nb, t.buf)
 			t.buf = nb
 		}
@@ -418,7 +434,7 @@ func (t *commandTail) Write(p []byte) (int, error) {
 	for len(p) > 0 { // full: overwrite the oldest bytes
 		k := copy(t.buf[t.pos:], p)
 		p = p[k:]
-		t.pos = (t.pos + k) % CommandTailSize
+		t.pos = (t.pos + k) % size
 	}
 	return n, nil
 }

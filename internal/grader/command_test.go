@@ -395,7 +395,16 @@ func TestCommandTail(t *testing.T) {
 			if cap(tail.buf) > CommandTailSize {
 				t.Errorf("chunk %d, %d bytes: buffer grew to %d", chunk, n, cap(tail.buf))
 			}
+			if tail.cut != (n > CommandTailSize) {
+				t.Errorf("chunk %d, %d bytes: cut = %v", chunk, n, tail.cut)
+			}
 		}
+	}
+	// A larger ring keeps more.
+	big := commandTail{size: 2 * CommandTailSize}
+	big.Write(data[:2*CommandTailSize])
+	if got := big.Bytes(); len(got) != 2*CommandTailSize || big.cut {
+		t.Errorf("a ring of %d kept %d bytes, cut %v", 2*CommandTailSize, len(got), big.cut)
 	}
 }
 
