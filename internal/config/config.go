@@ -50,6 +50,7 @@ type Config struct {
 	Commands   Commands
 	EvalCase   EvalCase
 	Jev        []JevEntry
+	AI         AI
 	// Notes are results about the config that are not faults and never make
 	// the run exit 2: stale_generated_command of named evals and suite
 	// entries, shorthand_names_eval of suite entries (Source config,
@@ -113,6 +114,48 @@ type JevEntry struct {
 	Pos            diag.Pos
 }
 
+// AI is the judge's settings (README "The AI judge"), every default applied. Without providers there is
+// no judge: ai evals stay pending.
+type AI struct {
+	Judge           string              // the default provider's name; "" for none
+	Providers       map[string]Provider // by name; never nil
+	Runs            int
+	Temperature     *float64 // nil: not sent
+	MaxOutputTokens int
+	TimeoutMS       int
+	Retries         int
+	Concurrency     int
+	MaxCalls        *int // nil: no budget
+	Agreement       float64
+	MaxTargetBytes  int
+	Cache           string // relative to Dir, '/'; "" turns the cache off
+}
+
+// Provider is one judge provider: an HTTP API (openai, anthropic) or a command.
+type Provider struct {
+	Name, Kind, BaseURL, APIKeyEnv, Auth, Model string
+	Headers, Query                              map[string]string
+	Command                                     []string
+	Pos                                         diag.Pos // the provider's key in the config
+}
+
+// The ai section's defaults (README "The AI judge").
+const (
+	DefaultJudgeRuns        = 1
+	DefaultMaxOutputTokens  = 1024
+	DefaultJudgeTimeoutMS   = 60000
+	DefaultJudgeRetries     = 3
+	DefaultJudgeConcurrency = 4
+	DefaultMaxTargetBytes   = 256 << 10
+	DefaultJudgeCache       = ".evalgate/cache"
+)
+
+func defaultAI() AI {
+	return AI{Providers: map[string]Provider{}, Runs: DefaultJudgeRuns, MaxOutputTokens: DefaultMaxOutputTokens,
+		TimeoutMS: DefaultJudgeTimeoutMS, Retries: DefaultJudgeRetries, Concurrency: DefaultJudgeConcurrency,
+		Agreement: 1, MaxTargetBytes: DefaultMaxTargetBytes, Cache: DefaultJudgeCache}
+}
+
 // Default is the configuration of a repository without a config file.
 func Default(root string) *Config {
 	dir, err := filepath.Abs(root)
@@ -126,6 +169,7 @@ func Default(root string) *Config {
 		Catalog:  &docmeta.Catalog{Evals: map[string]*docmeta.Eval{}, Suites: map[string]*docmeta.Suite{}},
 		Tools:    map[string]Tool{},
 		Commands: Commands{TimeoutMS: DefaultTimeoutMS},
+		AI:       defaultAI(),
 	}
 }
 

@@ -345,3 +345,42 @@ suites:
 		t.Errorf("catalog suites: %v", cfg.Catalog.Suites)
 	}
 }
+
+// TestAISection: the judge's settings as parsed, with the defaults of the
+// keys not written and each kind's defaults; ai: {} is no judge.
+func TestAISection(t *testing.T) {
+	text, err := os.ReadFile("testdata/ok/ai.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, faults := config.Parse(text, ".evalgate.yaml", "/repo")
+	if len(faults) > 0 {
+		t.Fatalf("faults: %v", faults)
+	}
+	a := cfg.AI
+	if a.Judge != "main" || len(a.Providers) != 4 || a.Runs != 3 || a.Temperature == nil || *a.Temperature != 0 ||
+		a.MaxCalls == nil || *a.MaxCalls != 100 || a.Agreement != 0.67 || a.Cache != ".evalgate/verdicts" ||
+		a.MaxOutputTokens != config.DefaultMaxOutputTokens || a.TimeoutMS != config.DefaultJudgeTimeoutMS ||
+		a.Retries != config.DefaultJudgeRetries || a.Concurrency != config.DefaultJudgeConcurrency {
+		t.Errorf("ai: %+v", a)
+	}
+	for name, want := range map[string]string{
+		"main":   "openai https://api.openai.com/v1 bearer OPENAI_API_KEY gpt-4.1-2025-04-14",
+		"local":  "openai http://localhost:11434/v1 none  llama3.1",
+		"claude": "anthropic https://api.anthropic.com x-api-key ANTHROPIC_API_KEY claude-sonnet-4",
+		"script": "command    ",
+	} {
+		p := a.Providers[name]
+		if got := strings.Join([]string{p.Kind, p.BaseURL, p.Auth, p.APIKeyEnv, p.Model}, " "); got != want {
+			t.Errorf("provider %s: %q, want %q", name, got, want)
+		}
+	}
+	if a.Providers["main"].Query["api-version"] != "2024-10-21" || a.Providers["main"].Headers["X-Team"] != "docs" ||
+		len(a.Providers["script"].Command) != 3 {
+		t.Errorf("providers: %+v", a.Providers)
+	}
+	none, faults := config.Parse([]byte("version: 1\nai: {}\n"), ".evalgate.yaml", "/repo")
+	if len(faults) > 0 || none.AI.Judge != "" || len(none.AI.Providers) != 0 || none.AI.Cache != config.DefaultJudgeCache {
+		t.Errorf("ai: {} = %+v, %v", none.AI, faults)
+	}
+}

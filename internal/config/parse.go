@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -81,10 +82,10 @@ func (p *parser) parse(text []byte) {
 	}
 	readers := map[string]func(*frontmatter.Node){
 		"version": p.version, "pages": p.pages, "suites": p.suites, "tools": p.tools,
-		"commands": p.commands, "evalcase": p.evalcase, "jev": p.jev,
+		"commands": p.commands, "evalcase": p.evalcase, "jev": p.jev, "ai": p.ai,
 	}
 	p.object(root, rootShape, "", func(kv *frontmatter.Entry) {
-		if read := readers[kv.Key]; read != nil { // evals were read first; ai holds nothing
+		if read := readers[kv.Key]; read != nil { // evals were read first
 			read(kv.Value)
 		}
 	})
@@ -488,4 +489,182 @@ func (p *parser) jev(n *frontmatter.Node) {
 			p.cfg.Jev = append(p.cfg.Jev, e)
 		}
 	}
+}
+
+// ai reads the judge's settings (README "The AI judge"): the kit holds the section against its table;
+// here are what a table cannot say: null-or-number values, the providers and what each kind needs, and
+// a judge that names one of them.
+func (p *parser) ai(n *frontmatter.Node) {
+	a := &p.cfg.AI
+	var judge *frontmatter.Entry
+	var names []string // every provider written, valid or not, for the judge's near miss
+	p.object(n, aiSection, "ai", func(f *frontmatter.Entry) {
+		w, v := "ai."+f.Key, f.Value
+		switch f.Key {
+		case "judge":
+			judge = f
+		case "providers":
+			p.each(v, w, func(kv *frontmatter.Entry, what string) {
+				names = append(names, kv.Key)
+				if pr, ok := p.provider(kv, what); ok {
+					a.Providers[kv.Key] = pr
+				}
+			})
+		case "runs":
+			a.Runs = int(v.Num)
+		case "temperature":
+			a.Temperature = p.nullOrNumber(v, w, 0, 2)
+		case "max-output-tokens":
+			a.MaxOutputTokens = int(v.Num)
+		case "timeout-ms":
+			a.TimeoutMS = int(v.Num)
+		case "retries":
+			a.Retries = int(v.Num)
+		case "concurrency":
+			a.Concurrency = int(v.Num)
+		case "max-calls":
+			if x := p.nullOrNumber(v, w, 0, 1e9); x != nil {
+				if *x != float64(int(*x)) {
+					p.k.Fault(v.Pos, "invalid_value", "%s must be a whole number, got %s", w, docmeta.Describe(v))
+				} else {
+					m := int(*x)
+					a.MaxCalls = &m
+				}
+			}
+		case "agreement":
+			a.Agreement = v.Num
+		case "max-target-bytes":
+			a.MaxTargetBytes = int(v.Num)
+		case "cache":
+			a.Cache = ""
+			if v.Text != "" {
+				a.Cache, _ = p.relPath(v, w)
+			}
+		}
+	})
+	if judge != nil {
+		name := judge.Value.Text
+		switch _, ok := a.Providers[name]; {
+		case ok:
+			a.Judge = name
+		case slices.Contains(names, name):
+			// The provider has faults of its own.
+		default:
+			slices.Sort(names)
+			p.k.Fault(judge.Value.Pos, "invalid_value", "ai.judge names no provider of ai.providers: %s%s",
+				docmeta.Quote(name), diag.Suggest(name, names))
+		}
+	}
+}
+
+// nullOrNumber reads a value that is null (nil) or a number from lo to hi.
+func (p *parser) nullOrNumber(v *frontmatter.Node, what string, lo, hi float64) *float64 {
+	switch {
+	case v.Kind == frontmatter.Null:
+		return nil
+	case v.Kind != frontmatter.Number || !v.IsFinite():
+		p.k.Fault(v.Pos, "wrong_type", "%s must be a number or null, got %s", what, docmeta.Describe(v))
+	case v.Num < lo || v.Num > hi:
+		p.k.Fault(v.Pos, "invalid_value", "%s must be a number from %s to %s, got %s", what, shape.Num(lo), shape.Num(hi), docmeta.Describe(v))
+	default:
+		x := v.Num
+		return &x
+	}
+	return nil
+}
+
+// secretHeaders are header names that carry keys: a key never appears in a file (api-key-env names the
+// variable that holds it).
+var secretHeaders = []string{"authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"}
+
+// provider reads one judge provider: its kind decides which keys it needs and takes.
+func (p *parser) provider(kv *frontmatter.Entry, what string) (Provider, bool) {
+	pr := Provider{Name: kv.Key, Pos: kv.KeyPos}
+	before := p.k.Faults()
+	has := map[string]*frontmatter.Entry{}
+	p.object(kv.Value, providerEntry, what, func(f *frontmatter.Entry) {
+		has[f.Key] = f
+		switch f.Key {
+		case "kind":
+			pr.Kind = f.Value.Text
+		case "base-url":
+			pr.BaseURL = f.Value.Text
+			switch u, err := url.Parse(f.Value.Text); {
+			case err == nil && u.User != nil:
+				// Not echoed: the credentials would reach the report.
+				p.k.Fault(f.Value.Pos, "invalid_value", "%s.base-url holds credentials, which never appear in a file: name the key's variable with api-key-env", what)
+			case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
+				p.k.Fault(f.Value.Pos, "invalid_value", "%s.base-url must be an http or https URL, got %s", what, docmeta.Describe(f.Value))
+			}
+		case "api-key-env":
+			pr.APIKeyEnv = f.Value.Text
+		case "auth":
+			pr.Auth = f.Value.Text
+		case "model":
+			pr.Model = f.Value.Text
+		case "headers", "query":
+			m := map[string]string{}
+			for _, e := range f.Value.Entries {
+				if e.Value.Kind != frontmatter.String {
+					p.k.Fault(e.Value.Pos, "wrong_type", "%s.%s.%s must be a string, got %s", what, f.Key, e.Key, docmeta.Describe(e.Value))
+					continue
+				}
+				if f.Key == "headers" && slices.Contains(secretHeaders, strings.ToLower(e.Key)) {
+					p.k.Fault(e.KeyPos, "invalid_value", "%s.headers.%s carries a key, which never appears in a file: name the variable with api-key-env", what, e.Key)
+					continue
+				}
+				m[e.Key] = e.Value.Text
+			}
+			if f.Key == "headers" {
+				pr.Headers = m
+			} else {
+				pr.Query = m
+			}
+		case "command":
+			for _, it := range f.Value.Items {
+				pr.Command = append(pr.Command, it.Text)
+			}
+		}
+	})
+	if pr.Kind == "" {
+		return pr, false
+	}
+	for _, k := range []string{"model", "command"} {
+		if e := kv.Value.Get(k); e != nil && has[k] == nil {
+			has[k] = e // present, with a fault of its own: not missing too
+		}
+	}
+	wrongFor := func(keys ...string) {
+		for _, k := range keys {
+			if e := has[k]; e != nil {
+				p.k.Fault(e.KeyPos, "invalid_value", "%s: %s does not apply to a %s provider", what, k, pr.Kind)
+			}
+		}
+	}
+	switch pr.Kind {
+	case "command":
+		wrongFor("base-url", "api-key-env", "auth", "headers", "query")
+		if has["command"] == nil {
+			p.k.Fault(kv.KeyPos, "missing_field", "%s: a command provider needs command (an argv list)", what)
+		}
+	default:
+		wrongFor("command")
+		if has["model"] == nil {
+			p.k.Fault(kv.KeyPos, "missing_field", "%s: an %s provider needs model", what, pr.Kind)
+		}
+		auths := map[string][]string{"openai": {"bearer", "api-key", "none"}, "anthropic": {"x-api-key"}}[pr.Kind]
+		if e := has["auth"]; e != nil && !slices.Contains(auths, pr.Auth) {
+			p.k.Fault(e.Value.Pos, "invalid_value", "%s.auth of an %s provider must be %s, got %s", what, pr.Kind, shape.OrList(auths), docmeta.Describe(e.Value))
+		}
+		if pr.Auth == "" {
+			pr.Auth = auths[0]
+		}
+		if pr.BaseURL == "" {
+			pr.BaseURL = map[string]string{"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}[pr.Kind]
+		}
+		if pr.APIKeyEnv == "" && pr.Auth != "none" {
+			p.k.Fault(kv.KeyPos, "missing_field", "%s: an %s provider with auth %s needs api-key-env (the variable that holds the key)", what, pr.Kind, pr.Auth)
+		}
+	}
+	return pr, p.k.Faults() == before
 }

@@ -23,7 +23,12 @@ func beyondSchema(faults []diag.Result) bool {
 		case r.Code == "duplicate_id", r.Code == "unknown_use", r.Code == "syntax_error", r.Code == "duplicate_key":
 			return true
 		case strings.Contains(r.Message, "not a valid glob"), strings.Contains(r.Message, "may not exceed"), strings.Contains(r.Message, "not valid RE2"),
-			strings.Contains(r.Message, "finite"):
+			strings.Contains(r.Message, "finite"),
+			// The ai section's cross-references and per-kind rules.
+			strings.Contains(r.Message, "names no provider"), strings.Contains(r.Message, "provider needs"),
+			strings.Contains(r.Message, "does not apply to"), strings.Contains(r.Message, "carries a key"),
+			strings.Contains(r.Message, "base-url must be"), strings.Contains(r.Message, "holds credentials"), strings.Contains(r.Message, ".auth of an"),
+			strings.Contains(r.Message, "must be a whole number"):
 			return true
 		}
 	}
@@ -90,6 +95,13 @@ func TestSchemaAgrees(t *testing.T) {
 		"version: 1\njev: []",
 		"version: 1\nai: {}",
 		"version: 1\nai: {x: 1}",
+		"version: 1\nai: {runs: 0}",
+		"version: 1\nai: {temperature: null, max-calls: null, cache: ''}",
+		"version: 1\nai: {temperature: 3}",
+		"version: 1\nai: {agreement: 0}",
+		"version: 1\nai: {providers: {m: {kind: openai, model: gpt, api-key-env: K}}, judge: m}",
+		"version: 1\nai: {providers: {m: {kind: gemini}}}",
+		"version: 1\nai: {providers: {m: {kind: openai, model: gpt, api-key-env: 1K}}}",
 	} {
 		examples = append(examples, example{text, text})
 	}

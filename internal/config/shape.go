@@ -78,7 +78,41 @@ var findingsPattern = &shape.Object{Fields: []shape.Field{
 		Missing: "needs pattern (an RE2 pattern with a named group line)"},
 }}
 
-var aiSection = &shape.Object{Hint: "the ai section is reserved and must be empty in this version"}
+// aiSection is the judge's settings (README "The AI judge"); ai: {} means no judge.
+var aiSection = &shape.Object{Fields: []shape.Field{
+	{Name: "judge", Type: &shape.Type{Kind: shape.String, NonBlank: true, Doc: "The provider ai evals use unless an eval's provider: names another."}},
+	{Name: "providers", Type: &shape.Type{Kind: shape.Map,
+		Schema: map[string]any{"additionalProperties": (&shape.Type{Kind: shape.Map, Object: providerEntry}).JSONSchema()}}},
+	{Name: "runs", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(50), Doc: "Runs of an ai eval that sets none."}},
+	{Name: "temperature", Type: &shape.Type{Doc: "Sent only when set: a number from 0 to 2, or null.",
+		Schema: map[string]any{"type": []string{"number", "null"}, "minimum": 0, "maximum": 2}}},
+	{Name: "max-output-tokens", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1)}},
+	{Name: "timeout-ms", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(docmeta.MaxTimeoutMS), Doc: "One request."}},
+	{Name: "retries", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Max: shape.Ptr(10)}},
+	{Name: "concurrency", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(64), Doc: "Judge requests in flight, apart from --jobs."}},
+	{Name: "max-calls", Type: &shape.Type{Doc: "A budget of requests per run, or null for none.",
+		Schema: map[string]any{"type": []string{"integer", "null"}, "minimum": 0}}},
+	{Name: "agreement", Type: &shape.Type{Kind: shape.Number, Min: shape.Ptr(0), MinExclusive: true, Max: shape.Ptr(1),
+		Doc: "The share of all runs the majority verdict needs."}},
+	{Name: "max-target-bytes", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1)}},
+	{Name: "cache", Type: &shape.Type{Kind: shape.String, Doc: `The verdict cache's folder, relative to the config's directory; "" turns it off.`}},
+}}
+
+// providerEntry is one judge provider.
+var providerEntry = &shape.Object{
+	Fields: []shape.Field{
+		{Name: "kind", Type: &shape.Type{Kind: shape.String, Enum: []string{"openai", "anthropic", "command"}}, Required: true,
+			Missing: "needs kind (openai, anthropic or command)"},
+		{Name: "base-url", Type: &shape.Type{Kind: shape.String, NonBlank: true}},
+		{Name: "api-key-env", Type: &shape.Type{Kind: shape.String,
+			Pattern: shape.NewPattern(`^[A-Za-z_][A-Za-z0-9_]*$`, "an environment variable's name", "")}},
+		{Name: "auth", Type: &shape.Type{Kind: shape.String, Enum: []string{"bearer", "api-key", "none", "x-api-key"}}},
+		{Name: "model", Type: &shape.Type{Kind: shape.String, NonBlank: true}},
+		{Name: "headers", Type: &shape.Type{Kind: shape.Map, Schema: map[string]any{"additionalProperties": map[string]any{"type": "string"}}}},
+		{Name: "query", Type: &shape.Type{Kind: shape.Map, Schema: map[string]any{"additionalProperties": map[string]any{"type": "string"}}}},
+		{Name: "command", Type: &shape.Type{Kind: shape.List, NonEmpty: true, Items: shape.NonEmptyString}},
+	},
+}
 
 // rootShape is the config's top level. Each section's reader holds the section against its own table, so
 // here a section is only its export (section); evals, suites and tools have keys of the user's, checked by
@@ -111,7 +145,7 @@ var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
 	{Name: "commands", Type: section(commandsSection)},
 	{Name: "evalcase", Type: section(evalcaseSection)},
 	{Name: "jev", Type: &shape.Type{Schema: (&shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.Map, Object: jevEntry}}).JSONSchema()}},
-	{Name: "ai", Type: &shape.Type{Kind: shape.Map, Object: aiSection, Doc: "Reserved: must be empty in this version."}},
+	{Name: "ai", Type: section(aiSection)},
 }}
 
 // section is a section at the top level: checked by its reader against o, exported from o.
