@@ -1,0 +1,238 @@
+package judge
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Schema is the verdict's JSON Schema, strict: what a provider is asked to answer.
+var Schema = map[string]any{
+	"type": "object",
+	"properties": map[string]any{
+		"quotes":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"reasoning": map[string]any{"type": "string"},
+		"verdict":   map[string]any{"type": "string", "enum": []string{Pass, Fail, Partial}},
+	},
+	"required":             []string{"quotes", "reasoning", "verdict"},
+	"additionalProperties": false,
+}
+
+// OpenAI is a judge on the Chat Completions API of OpenAI and every compatible server (README "The AI
+// judge"): POST {BaseURL}/chat/completions, strict json_schema output, and the schema in the prompt when
+// the server rejects response_format with a 400.
+type OpenAI struct {
+	BaseURL string
+	Key     string // "" with Auth none
+	Auth    string // bearer (default), api-key (Azure) or none
+	Model   string
+	Headers map[string]string
+	Query   map[string]string
+
+	Temperature     *float64 // sent only when set
+	MaxOutputTokens int
+	Timeout         time.Duration // one request
+	Retries         int
+
+	Client *http.Client
+	// Sleep waits between retries; tests inject a clock. nil is a real wait that ends with ctx.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Reply is one answer of a provider: the text that should be the verdict, and how to read it.
+type Reply struct {
+	Text   []byte
+	Fenced bool   // the schema went in the prompt: a ```json fence is accepted
+	Model  string // the model that answered, as the server says
+	Tokens int    // total tokens, when the server says
+}
+
+// Errors of a request, besides transport errors.
+var (
+	ErrRefused = errors.New("the judge refused")                         // judge_refused
+	ErrCut     = errors.New("the reply was cut at the token limit")      // an invalid run
+	ErrStatus  = errors.New("the judge's server answered with an error") // after the retries
+)
+
+// maxRetryWait caps a server's retry-after.
+const maxRetryWait = 60 * time.Second
+
+// maxReply bounds a response body.
+const maxReply = 4 << 20
+
+// Ask sends one run's prompt and returns the reply. Connection errors, timeouts, 408, 409, 429, 5xx and
+// 529 are retried up to Retries times, waiting retry-after-ms or retry-after (capped at a minute) or a
+// growing backoff; a 400 that names response_format is asked again once with the schema in the prompt.
+func (o *OpenAI) Ask(ctx context.Context, p Prompt) (Reply, error) {
+	strict := true
+	for attempt := 0; ; attempt++ {
+		body, status, header, err := o.post(ctx, p, strict)
+		switch {
+		case err == nil && status == http.StatusOK:
+			return o.read(body, !strict)
+		case err == nil && status == http.StatusBadRequest && strict && bytes.Contains(body, []byte("response_format")):
+			strict = false // the server has no strict output: the schema goes in the prompt
+			attempt--
+			continue
+		case ctx.Err() != nil:
+			return Reply{}, ctx.Err()
+		case err == nil && !retryable(status):
+			return Reply{}, o.mask(fmt.Errorf("%w: %s: %s", ErrStatus, http.StatusText(status), clip(string(body))))
+		case attempt >= o.Retries:
+			if err != nil {
+				return Reply{}, err
+			}
+			return Reply{}, fmt.Errorf("%w: %s after %d retries", ErrStatus, http.StatusText(status), o.Retries)
+		}
+		if serr := o.sleep(ctx, retryWait(header, attempt)); serr != nil {
+			return Reply{}, serr
+		}
+	}
+}
+
+func (o *OpenAI) sleep(ctx context.Context, d time.Duration) error {
+	if o.Sleep != nil {
+		return o.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// retryable says which statuses are worth asking again.
+func retryable(status int) bool {
+	return status == 408 || status == 409 || status == 429 || status >= 500
+}
+
+// retryWait is the wait before retry attempt+1: the server's retry-after-ms or retry-after (seconds),
+// capped, else a backoff of 1 s, 2 s, 4 s...
+func retryWait(h http.Header, attempt int) time.Duration {
+	if h != nil {
+		if ms, err := strconv.ParseFloat(h.Get("retry-after-ms"), 64); err == nil && ms >= 0 {
+			return min(time.Duration(ms*float64(time.Millisecond)), maxRetryWait)
+		}
+		if s, err := strconv.ParseFloat(h.Get("retry-after"), 64); err == nil && s >= 0 {
+			return min(time.Duration(s*float64(time.Second)), maxRetryWait)
+		}
+	}
+	return min(time.Second<<attempt, maxRetryWait)
+}
+
+// post makes one request; a transport error or a timeout is err.
+func (o *OpenAI) post(ctx context.Context, p Prompt, strict bool) ([]byte, int, http.Header, error) {
+	user := p.User
+	req := map[string]any{"model": o.Model}
+	if strict {
+		req["response_format"] = map[string]any{"type": "json_schema",
+			"json_schema": map[string]any{"name": "verdict", "strict": true, "schema": Schema}}
+	} else {
+		schema, _ := json.Marshal(Schema)
+		user += "\nAnswer with one JSON object that matches this JSON Schema:\n" + string(schema) + "\n"
+	}
+	req["messages"] = []map[string]string{{"role": "system", "content": p.System}, {"role": "user", "content": user}}
+	if o.Temperature != nil {
+		req["temperature"] = *o.Temperature
+	}
+	if o.MaxOutputTokens > 0 {
+		req["max_completion_tokens"] = o.MaxOutputTokens
+	}
+	buf, err := json.Marshal(req)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	u, err := url.Parse(strings.TrimRight(o.BaseURL, "/") + "/chat/completions")
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if len(o.Query) > 0 {
+		q := u.Query()
+		for k, v := range o.Query {
+			q.Set(k, v)
+		}
+		u.RawQuery = q.Encode()
+	}
+	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(rctx, http.MethodPost, u.String(), bytes.NewReader(buf))
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	hr.Header.Set("Content-Type", "application/json")
+	for k, v := range o.Headers {
+		hr.Header.Set(k, v)
+	}
+	switch o.Auth {
+	case "none":
+	case "api-key":
+		hr.Header.Set("api-key", o.Key)
+	default:
+		hr.Header.Set("Authorization", "Bearer "+o.Key)
+	}
+	client := o.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(hr)
+	if err != nil {
+		return nil, 0, nil, o.mask(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReply))
+	if err != nil {
+		return nil, 0, nil, o.mask(err)
+	}
+	return body, resp.StatusCode, resp.Header, nil
+}
+
+// mask keeps the key out of an error's text (README "The AI judge": keys never reach a report).
+func (o *OpenAI) mask(err error) error {
+	if o.Key == "" || !strings.Contains(err.Error(), o.Key) {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), o.Key, "***"))
+}
+
+// read takes the verdict text out of a Chat Completions response.
+func (o *OpenAI) read(body []byte, fenced bool) (Reply, error) {
+	var r struct {
+		Model   string `json:"model"`
+		Choices []struct {
+			FinishReason string `json:"finish_reason"`
+			Message      struct {
+				Content *string `json:"content"`
+				Refusal *string `json:"refusal"`
+			} `json:"message"`
+		} `json:"choices"`
+		Usage struct {
+			TotalTokens int `json:"total_tokens"`
+		} `json:"usage"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil || len(r.Choices) == 0 {
+		return Reply{}, fmt.Errorf("%w: the server's response is not a chat completion", ErrInvalid)
+	}
+	c := r.Choices[0]
+	switch {
+	case c.Message.Refusal != nil && *c.Message.Refusal != "":
+		return Reply{}, fmt.Errorf("%w: %s", ErrRefused, clip(*c.Message.Refusal))
+	case c.FinishReason == "content_filter":
+		return Reply{}, fmt.Errorf("%w: the content filter stopped the reply", ErrRefused)
+	case c.FinishReason == "length":
+		return Reply{}, fmt.Errorf("%w: raise ai.max-output-tokens", ErrCut)
+	case c.Message.Content == nil:
+		return Reply{}, fmt.Errorf("%w: the reply has no content", ErrInvalid)
+	}
+	return Reply{Text: []byte(*c.Message.Content), Fenced: fenced, Model: r.Model, Tokens: r.Usage.TotalTokens}, nil
+}
