@@ -73,35 +73,49 @@ const maxReply = 4 << 20
 // growing backoff; a 400 that names response_format is asked again once with the schema in the prompt.
 func (o *OpenAI) Ask(ctx context.Context, p Prompt) (Reply, error) {
 	strict := true
-	for attempt := 0; ; attempt++ {
+	body, err := ask(ctx, o.Retries, o.Sleep, o.mask, func() ([]byte, int, http.Header, error) {
 		body, status, header, err := o.post(ctx, p, strict)
+		if err == nil && status == http.StatusBadRequest && strict && bytes.Contains(body, []byte("response_format")) {
+			strict = false // the server has no strict output: the schema goes in the prompt
+			body, status, header, err = o.post(ctx, p, strict)
+		}
+		return body, status, header, err
+	})
+	if err != nil {
+		return Reply{}, err
+	}
+	return o.read(body, !strict)
+}
+
+// ask makes a request until it succeeds, fails for good, or the retries are spent (README "The AI
+// judge"); it returns a 200's body.
+func ask(ctx context.Context, retries int, sleep func(context.Context, time.Duration) error, mask func(error) error,
+	do func() ([]byte, int, http.Header, error)) ([]byte, error) {
+	if sleep == nil {
+		sleep = wait
+	}
+	for attempt := 0; ; attempt++ {
+		body, status, header, err := do()
 		switch {
 		case err == nil && status == http.StatusOK:
-			return o.read(body, !strict)
-		case err == nil && status == http.StatusBadRequest && strict && bytes.Contains(body, []byte("response_format")):
-			strict = false // the server has no strict output: the schema goes in the prompt
-			attempt--
-			continue
+			return body, nil
 		case ctx.Err() != nil:
-			return Reply{}, ctx.Err()
+			return nil, ctx.Err()
 		case err == nil && !retryable(status):
-			return Reply{}, o.mask(fmt.Errorf("%w: %s: %s", ErrStatus, http.StatusText(status), clip(string(body))))
-		case attempt >= o.Retries:
-			if err != nil {
-				return Reply{}, err
-			}
-			return Reply{}, fmt.Errorf("%w: %s after %d retries", ErrStatus, http.StatusText(status), o.Retries)
+			return nil, mask(fmt.Errorf("%w: %s: %s", ErrStatus, http.StatusText(status), clip(string(body))))
+		case attempt >= retries && err != nil:
+			return nil, mask(err)
+		case attempt >= retries:
+			return nil, fmt.Errorf("%w: %s after %d retries", ErrStatus, http.StatusText(status), retries)
 		}
-		if serr := o.sleep(ctx, retryWait(header, attempt)); serr != nil {
-			return Reply{}, serr
+		if serr := sleep(ctx, retryWait(header, attempt)); serr != nil {
+			return nil, serr
 		}
 	}
 }
 
-func (o *OpenAI) sleep(ctx context.Context, d time.Duration) error {
-	if o.Sleep != nil {
-		return o.Sleep(ctx, d)
-	}
+// wait is a real wait that ends with ctx.
+func wait(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -181,28 +195,34 @@ func (o *OpenAI) post(ctx context.Context, p Prompt, strict bool) ([]byte, int, 
 	default:
 		hr.Header.Set("Authorization", "Bearer "+o.Key)
 	}
-	client := o.Client
+	return send(o.Client, hr)
+}
+
+// send makes one request and reads its bounded body.
+func send(client *http.Client, hr *http.Request) ([]byte, int, http.Header, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
 	resp, err := client.Do(hr)
 	if err != nil {
-		return nil, 0, nil, o.mask(err)
+		return nil, 0, nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReply))
 	if err != nil {
-		return nil, 0, nil, o.mask(err)
+		return nil, 0, nil, err
 	}
 	return body, resp.StatusCode, resp.Header, nil
 }
 
 // mask keeps the key out of an error's text (README "The AI judge": keys never reach a report).
-func (o *OpenAI) mask(err error) error {
-	if o.Key == "" || !strings.Contains(err.Error(), o.Key) {
+func (o *OpenAI) mask(err error) error { return maskKey(err, o.Key) }
+
+func maskKey(err error, key string) error {
+	if err == nil || key == "" || !strings.Contains(err.Error(), key) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), o.Key, "***"))
+	return errors.New(strings.ReplaceAll(err.Error(), key, "***"))
 }
 
 // read takes the verdict text out of a Chat Completions response.
