@@ -64,7 +64,7 @@ func Render(in Input) Prompt {
 	}
 	b.WriteString("Document: the " + in.Kind + " of " + oneLine(in.Path) + "\n")
 	b.WriteString(begin + "\n")
-	text := neutralise(string(in.Target))
+	text := neutralise(strings.ToValidUTF8(string(in.Target), "\uFFFD")) // as JSON will send it
 	b.WriteString(text)
 	if !strings.HasSuffix(text, "\n") {
 		b.WriteString("\n")

@@ -1,0 +1,89 @@
+package judge
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/evalgate/evalgate/internal/repofs"
+)
+
+// Cache keeps one file per judged run under Dir (README "The AI judge"): judge/ab/<sha256>.json,
+// written atomically. It is content-addressed: the key covers everything that decides a reply, so a
+// changed prompt, model or parameter asks again. Keys and headers never enter a key or an entry, and
+// the cache is never an error: an entry it cannot read is one it does not have.
+type Cache struct{ Dir string }
+
+// Request is what decides a run's reply: the cache key's content.
+type Request struct {
+	Kind, BaseURL, Model string
+	Params               string // the parameters sent, as one canonical string (temperature, max tokens)
+	Run                  int
+	Prompt               Prompt
+}
+
+// Key is the request's SHA-256, each field with its length first so that no two requests hash alike.
+func (r Request) Key() string {
+	var buf []byte
+	for _, f := range []string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User} {
+		buf = binary.AppendUvarint(buf, uint64(len(f)))
+		buf = append(buf, f...)
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:])
+}
+
+// Entry is a cached run: its valid verdict and what the server said of it.
+type Entry struct {
+	Template string  `json:"template"`
+	Verdict  Verdict `json:"verdict"`
+	Model    string  `json:"model"` // the model that answered
+	Tokens   int     `json:"tokens"`
+}
+
+func (c *Cache) path(key string) string {
+	return filepath.Join(c.Dir, "judge", key[:2], key+".json")
+}
+
+// Get returns the cached entry of key; false when there is none, or none readable.
+func (c *Cache) Get(key string) (Entry, bool) {
+	if c == nil || c.Dir == "" {
+		return Entry{}, false
+	}
+	b, err := repofs.ReadFile(c.path(key), 1<<20)
+	if err != nil {
+		return Entry{}, false
+	}
+	var e Entry
+	if json.Unmarshal(b, &e) != nil || e.Template != Template {
+		return Entry{}, false
+	}
+	switch e.Verdict.Verdict {
+	case Pass, Fail, Partial:
+		return e, true
+	}
+	return Entry{}, false
+}
+
+// Put writes a valid run's entry. Invalid and failed runs are never written, so the next run asks only
+// for what is missing; a write that fails is left unsaid (the cache is a speed-up).
+func (c *Cache) Put(key string, e Entry) {
+	if c == nil || c.Dir == "" {
+		return
+	}
+	e.Template = Template
+	b, err := json.MarshalIndent(e, "", "  ")
+	if err != nil {
+		return
+	}
+	p := c.path(key)
+	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+		return
+	}
+	_ = repofs.WriteFile(p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+}
