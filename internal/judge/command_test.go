@@ -41,8 +41,12 @@ func TestCommandJudge(t *testing.T) {
 	}
 
 	for name, run := range map[string]Runner{
-		"exit 1":  func(context.Context, []byte) ([]byte, []byte, bool, error) { return nil, []byte("model not found\n"), false, nil },
-		"timeout": func(context.Context, []byte) ([]byte, []byte, bool, error) { return nil, nil, false, errors.New("timed out") },
+		"exit 1": func(context.Context, []byte) ([]byte, []byte, bool, error) {
+			return nil, []byte("model not found\n"), false, nil
+		},
+		"timeout": func(context.Context, []byte) ([]byte, []byte, bool, error) {
+			return nil, nil, false, errors.New("timed out")
+		},
 	} {
 		_, err := (&CommandJudge{Run: run}).Ask(context.Background(), in, p, 1, 1)
 		if !errors.Is(err, ErrInvalid) || (name == "exit 1" && !strings.Contains(err.Error(), "model not found")) {
