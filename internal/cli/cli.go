@@ -42,6 +42,8 @@ Usage:
   evalgate jev compare CONTRACT --from BASELINE --answers CANDIDATE [...]
                                        the baseline replay's answers become the expectations
   evalgate init [--site SITE]          write .evalgate.yaml for the documentation site here
+  evalgate review PAGE EVAL_ID --pass|--fail [--note TEXT] [--by NAME]
+                                       record a human review of one eval
   evalgate explain [CODE|tool:NAME]    what a result code means and how to fix it;
                                        without CODE, every code; a built-in grader's doc
   evalgate list [PATH...|--all]        the selected pages with their resolved evals,
@@ -97,6 +99,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runExplain(rest, stdout, stderr)
 	case "init":
 		return runInit(rest, stdout, stderr)
+	case "review":
+		return runReview(rest, stdout, stderr)
 	case "list":
 		return runList(rest, stdout, stderr)
 	case "schema":

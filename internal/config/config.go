@@ -16,6 +16,7 @@ import (
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/review"
 )
 
 // Names looks for, in order, at the repository root when no --config is
@@ -51,6 +52,9 @@ type Config struct {
 	EvalCase   EvalCase
 	Jev        []JevEntry
 	AI         AI
+	// Reviews is the human reviews file, relative to the repository root ('/'): the config's reviews
+	// (relative to its directory), else .evalgate/reviews.jsonl at the root.
+	Reviews string
 	// Notes are results about the config that are not faults and never make
 	// the run exit 2: stale_generated_command of named evals and suite
 	// entries, shorthand_names_eval of suite entries (Source config,
@@ -170,6 +174,7 @@ func Default(root string) *Config {
 		Tools:    map[string]Tool{},
 		Commands: Commands{TimeoutMS: DefaultTimeoutMS},
 		AI:       defaultAI(),
+		Reviews:  review.Name,
 	}
 }
 

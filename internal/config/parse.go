@@ -3,6 +3,7 @@ package config
 import (
 	"net/url"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -82,7 +83,7 @@ func (p *parser) parse(text []byte) {
 	}
 	readers := map[string]func(*frontmatter.Node){
 		"version": p.version, "pages": p.pages, "suites": p.suites, "tools": p.tools,
-		"commands": p.commands, "evalcase": p.evalcase, "jev": p.jev, "ai": p.ai,
+		"commands": p.commands, "evalcase": p.evalcase, "jev": p.jev, "ai": p.ai, "reviews": p.reviews,
 	}
 	p.object(root, rootShape, "", func(kv *frontmatter.Entry) {
 		if read := readers[kv.Key]; read != nil { // evals were read first
@@ -667,4 +668,17 @@ func (p *parser) provider(kv *frontmatter.Entry, what string) (Provider, bool) {
 		}
 	}
 	return pr, p.k.Faults() == before
+}
+
+// reviews reads the human reviews file's path, relative to the config's directory; it is kept
+// repository-relative.
+func (p *parser) reviews(n *frontmatter.Node) {
+	rel, ok := p.relPath(n, "reviews")
+	if !ok {
+		return
+	}
+	p.cfg.Reviews = rel
+	if prefix := filepath.ToSlash(filepath.Dir(p.cfg.Path)); p.cfg.Path != "" && prefix != "." {
+		p.cfg.Reviews = prefix + "/" + rel
+	}
 }

@@ -146,6 +146,8 @@ var rootShape = &shape.Object{Name: "the config", Fields: []shape.Field{
 	{Name: "evalcase", Type: section(evalcaseSection)},
 	{Name: "jev", Type: &shape.Type{Schema: (&shape.Type{Kind: shape.List, Items: &shape.Type{Kind: shape.Map, Object: jevEntry}}).JSONSchema()}},
 	{Name: "ai", Type: section(aiSection)},
+	{Name: "reviews", Type: &shape.Type{Kind: shape.String, NonEmpty: true, Ref: "path",
+		Doc: "The human reviews file (default .evalgate/reviews.jsonl at the repository root)."}},
 }}
 
 // section is a section at the top level: checked by its reader against o, exported from o.

@@ -183,6 +183,14 @@ var Codes = []CodeInfo{
 		Fix:     "Review the proposed evals, then delete the eval-provenance entry.",
 	},
 
+	{
+		Code: "human_fail", Group: "running", Title: "A reviewer recorded that the assertion does not hold",
+		Outcome: "fail", Severity: SeverityEval,
+		Doc:     "A human eval's recorded review (evalgate review ... --fail) matches the eval and its page as they are: a person found the assertion does not hold. The evidence says who, when and their note.",
+		Example: "evalgate review docs/a.md reads-well --fail --note \"step 3 is missing\"",
+		Fix:     "Fix the page, then review it again with --pass.",
+	},
+
 	// Running.
 	{
 		Code: "command_failed", Group: "running", Title: "The command exited with a code outside success-exit-codes",
@@ -271,6 +279,13 @@ var Codes = []CodeInfo{
 		Fix:     "Delete skip (or set it to false) when the eval should run again.",
 	},
 	{
+		Code: "review_stale", Group: "skip", Title: "A human review no longer matches the eval or its page",
+		Outcome: "pending", Severity: "",
+		Doc:     "A human eval has a recorded review, but the page's target or the eval's definition changed since it was recorded (its sha256 no longer matches), so the review cannot decide it. The evidence names the old review.",
+		Example: "a page edited after `evalgate review docs/a.md reads-well --pass`",
+		Fix:     "Review the eval again: evalgate review PAGE EVAL_ID --pass or --fail.",
+	},
+	{
 		Code: "human_review", Group: "skip", Title: "The eval waits for human review",
 		Outcome: "pending", Severity: "",
 		Doc:     "A grader: human eval is put in the review queue: evalgate cannot decide it, so it is pending, listed in every report and never counted in the score.",
@@ -307,6 +322,13 @@ var Codes = []CodeInfo{
 		Outcome: "pass", Severity: "",
 		Doc:     "The code of a pass: a command exited with a success code, a built-in tool found nothing, an EvalCase assertion or a jevcheck field holds.",
 		Example: "---\nevals:\n  - id: smoke\n    grader: command\n    command: [\"true\"]\n---",
+		Fix:     "Nothing to fix.",
+	},
+	{
+		Code: "human_pass", Group: "pass", Title: "A reviewer recorded that the assertion holds",
+		Outcome: "pass", Severity: "",
+		Doc:     "A human eval's recorded review (evalgate review ... --pass) matches the eval and its page as they are. The evidence says who, when and their note.",
+		Example: "evalgate review docs/a.md reads-well --pass --by Ann",
 		Fix:     "Nothing to fix.",
 	},
 

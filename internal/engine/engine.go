@@ -26,6 +26,7 @@ import (
 	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/review"
 )
 
 // Mode is what a run does with the files it selects.
@@ -105,22 +106,23 @@ type run struct {
 	// pages that depend on them.
 	listing bool
 
-	inActions   bool              // GITHUB_ACTIONS=true
-	event       *changes.Event    // the GitHub event; nil outside Actions
-	pagesM      *matcher          // the config's page selection
-	pathSuites  []pathSuite       // the suites that apply by path, in config order
-	files       []string          // the repository's candidate files, listed once
-	companionOf map[string]bool   // touched files some selected page reads
-	pageEvals   bool              // some selected page has an evals or eval-* key
-	hasEvals    bool              // pageEvals, or some fixture or contract is selected
-	verdicts    []evalVerdict     // every graded eval's verdict, for the scores
-	reached     map[string]bool   // the suites some graded page names: only they are reported
-	start       time.Time         // when the run began, for the report's wall time
-	progressMu  sync.Mutex        // serializes calls of opts.Progress
-	graded      int               // evals graded so far, under progressMu
-	toGrade     int               // evals found so far, under progressMu
-	fx          *fixtures         // EvalCase and jevcheck inputs
-	inScope     func(string) bool // whether results about a file are reported
+	inActions   bool                        // GITHUB_ACTIONS=true
+	event       *changes.Event              // the GitHub event; nil outside Actions
+	pagesM      *matcher                    // the config's page selection
+	pathSuites  []pathSuite                 // the suites that apply by path, in config order
+	reviews     map[[2]string]review.Record // human reviews by page and eval
+	files       []string                    // the repository's candidate files, listed once
+	companionOf map[string]bool             // touched files some selected page reads
+	pageEvals   bool                        // some selected page has an evals or eval-* key
+	hasEvals    bool                        // pageEvals, or some fixture or contract is selected
+	verdicts    []evalVerdict               // every graded eval's verdict, for the scores
+	reached     map[string]bool             // the suites some graded page names: only they are reported
+	start       time.Time                   // when the run began, for the report's wall time
+	progressMu  sync.Mutex                  // serializes calls of opts.Progress
+	graded      int                         // evals graded so far, under progressMu
+	toGrade     int                         // evals found so far, under progressMu
+	fx          *fixtures                   // EvalCase and jevcheck inputs
+	inScope     func(string) bool           // whether results about a file are reported
 }
 
 // Run carries out one run and returns its report; whether something in it
@@ -158,6 +160,9 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		return r.rep, ErrBaselineInvalid
 	}
 	r.rep.Results = append(r.rep.Results, cfg.Notes...)
+	if opts.Mode == ModeCheck {
+		r.loadReviews()
+	}
 	r.setupCommands()
 	if opts.Mode == ModeCases {
 		return r.cases(ctx)

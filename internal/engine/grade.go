@@ -127,7 +127,7 @@ func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag
 	case ev.Skip:
 		return []diag.Result{with(base, diag.Skip, "eval_skipped", "the eval sets skip: true")}
 	case ev.Grader == "human":
-		return []diag.Result{with(base, diag.Pending, "human_review", "waits for human review: "+ev.Assertion)}
+		return []diag.Result{r.gradeHuman(base, ps, ev)}
 	case ev.Grader == "ai":
 		return []diag.Result{with(base, diag.Pending, "no_judge", "waits for an ai judge, which this version does not have: "+ev.Assertion)}
 	case ev.Grader == "command":
