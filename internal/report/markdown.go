@@ -266,11 +266,12 @@ func failureSection(results []*diag.Result) section {
 }
 
 // pendingSection is the queue of evals waiting for a human, a judge or
-// command generation: what a reviewer has to look at.
+// command generation: what a reviewer has to look at, with the command that
+// records a review of a human eval (README "Human reviews").
 func pendingSection(results []*diag.Result) section {
 	return section{
 		heading: "Pending",
-		head:    "| location | check | grader | assertion |\n| --- | --- | --- | --- |\n",
+		head:    "| location | check | grader | assertion | to review it |\n| --- | --- | --- | --- | --- |\n",
 		n:       len(results),
 		row: func(i int) string {
 			res := results[i]
@@ -278,11 +279,24 @@ func pendingSection(results []*diag.Result) section {
 			if what == "" {
 				what = res.Message
 			}
+			record := ""
+			if res.Grader == "human" && res.Source == diag.SourcePage {
+				record = "evalgate review " + shellWord(res.File) + " " + shellWord(res.Check) + " --pass (or --fail)"
+			}
 			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
-				markdownText(res.Grader, cellRunes), markdownText(what, cellRunes))
+				markdownText(res.Grader, cellRunes), markdownText(what, cellRunes), markdownText(record, cellRunes))
 		},
-		more: moreRow(4),
+		more: moreRow(5),
 	}
+}
+
+// shellWord quotes s for a POSIX shell when it needs it: a path with a
+// space or a quote still pastes as one argument.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func skipSection(results []*diag.Result) section {

@@ -235,3 +235,25 @@ func TestJobSummaryBound(t *testing.T) {
 		}
 	}
 }
+
+// TestPendingReviewCommand: the queue names the command that records a
+// review of a human eval, quoted for a shell when the path needs it.
+func TestPendingReviewCommand(t *testing.T) {
+	for in, want := range map[string]string{
+		"docs/a.md": "docs/a.md", "reads-well": "reads-well", "docs/a b.md": "'docs/a b.md'", "it's.md": `'it'\''s.md'`, "": "''",
+	} {
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %q, want %q", in, got, want)
+		}
+	}
+	sec := pendingSection([]*diag.Result{
+		{Source: diag.SourcePage, File: "docs/a.md", Check: "reads-well", Grader: "human", Outcome: diag.Pending, Code: "human_review"},
+		{Source: diag.SourcePage, File: "docs/a.md", Check: "auto-1", Grader: "ai", Outcome: diag.Pending, Code: "no_judge"},
+	})
+	if row := sec.row(0); !strings.Contains(row, "evalgate review docs/a.md reads-well --pass (or --fail)") {
+		t.Errorf("human row %q", row)
+	}
+	if row := sec.row(1); strings.Contains(row, "evalgate review") {
+		t.Errorf("ai row %q names a review", row)
+	}
+}
