@@ -135,10 +135,7 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 		return "", usagef("the config is invalid (see evalgate validate); no review recorded")
 	}
 	r.cfg = cfg
-	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: cfg.Pages.Include, exclude: cfg.Pages.Exclude, includeWhole: cfg.Pages.WholeRepo}
-	for _, s := range cfg.PathSuites {
-		r.pathSuites = append(r.pathSuites, pathSuite{s, &matcher{prefix: r.cfgPrefix(), include: s.Pages, exclude: s.Exclude}})
-	}
+	r.setupMatchers()
 	rel, err := r.pathArg(o.Page, "give the page")
 	if err != nil {
 		return "", err

@@ -33,10 +33,7 @@ type selection struct {
 // filtered by the config's selection, what a change touched (--base, or a
 // pull request in GitHub Actions), or every candidate file.
 func (r *run) selectFiles(ctx context.Context) (*selection, error) {
-	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude, includeWhole: r.cfg.Pages.WholeRepo}
-	for _, s := range r.cfg.PathSuites {
-		r.pathSuites = append(r.pathSuites, pathSuite{s, &matcher{prefix: r.cfgPrefix(), include: s.Pages, exclude: s.Exclude}})
-	}
+	r.setupMatchers()
 	fx, err := r.selectFixtures(ctx)
 	if err != nil {
 		return nil, err
@@ -505,6 +502,14 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 		return "", usagef("%s: is a directory (%s)", p, dirHint)
 	}
 	return rel, nil
+}
+
+// setupMatchers builds the config's page selection and its suites by path.
+func (r *run) setupMatchers() {
+	r.pagesM = &matcher{prefix: r.cfgPrefix(), include: r.cfg.Pages.Include, exclude: r.cfg.Pages.Exclude, includeWhole: r.cfg.Pages.WholeRepo}
+	for _, s := range r.cfg.PathSuites {
+		r.pathSuites = append(r.pathSuites, pathSuite{s, &matcher{prefix: r.cfgPrefix(), include: s.Pages, exclude: s.Exclude}})
+	}
 }
 
 // pathSuite is a suite that applies to the pages its matcher selects.

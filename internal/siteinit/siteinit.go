@@ -189,11 +189,12 @@ func instances(dir string) []string {
 func hasMarkdown(dir string) bool {
 	found := false
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found {
-			return filepath.SkipDir
+		if err != nil {
+			return nil
 		}
 		if ext := strings.ToLower(filepath.Ext(p)); !d.IsDir() && (ext == ".md" || ext == ".mdx") {
 			found = true
+			return fs.SkipAll // one is enough
 		}
 		return nil
 	})
