@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		"graderhelper": func() { os.Exit(helperMain(os.Args[1:])) },
 		// hardenhelper plays the attacks on evalgate's own process; see hardenHelperMain.
 		"hardenhelper": func() { os.Exit(hardenHelperMain(os.Args[1:])) },
+		// judgehelper is a command judge; see judgeHelperMain.
+		"judgehelper": func() { os.Exit(judgeHelperMain(os.Args[1:])) },
 	})
 }
 
@@ -46,16 +48,19 @@ func TestScript(t *testing.T) {
 			env.Setenv("GIT_COMMITTER_EMAIL", "evalgate@example.invalid")
 			env.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 			env.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+			env.Values[judgeKey{}] = &fakeJudge{}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"waitgone": cmdWaitGone,
-			"hostile":  cmdHostile,
-			"normjson": cmdNormJSON,
-			"gitsha":   cmdGitSHA,
-			"subst":    cmdSubst,
-			"wfcmds":   cmdWFCmds,
-			"unesc":    cmdUnesc,
+			"waitgone":    cmdWaitGone,
+			"hostile":     cmdHostile,
+			"normjson":    cmdNormJSON,
+			"gitsha":      cmdGitSHA,
+			"subst":       cmdSubst,
+			"wfcmds":      cmdWFCmds,
+			"unesc":       cmdUnesc,
+			"judgeserver": cmdJudgeServer,
+			"absent":      cmdAbsent,
 		},
 	})
 }

@@ -44,6 +44,7 @@ Usage:
   evalgate init [--site SITE]          write .evalgate.yaml for the documentation site here
   evalgate review PAGE EVAL_ID --pass|--fail [--note TEXT] [--by NAME]
                                        record a human review of one eval
+  evalgate cache prune                 delete the judge's cache entries no ai eval asks for now
   evalgate explain [CODE|tool:NAME]    what a result code means and how to fix it;
                                        without CODE, every code; a built-in grader's doc
   evalgate list [PATH...|--all]        the selected pages with their resolved evals,
@@ -69,6 +70,11 @@ Flags of check and validate (before or after PATH; -- ends flags):
   --baseline FILE    the baseline of known failures (default .evalgate-baseline.json
                      at the repository root, when it exists)
   --no-baseline      apply no baseline
+  --judge NAME       the ai.providers entry that judges ai evals naming none (default ai.judge)
+  --no-judge         ask no judge: every ai eval is pending no_judge
+  --max-judge-calls N
+                     ask the judge at most N times in this run (default ai.max-calls)
+  --no-cache         neither read nor write the judge's cache
 
 Exit status: 0 nothing blocking, 1 something blocking, 2 usage or config error
 or nothing to evaluate, 3 internal failure.
@@ -101,6 +107,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runInit(rest, stdout, stderr)
 	case "review":
 		return runReview(rest, stdout, stderr)
+	case "cache":
+		return runCache(rest, stdout, stderr)
 	case "list":
 		return runList(rest, stdout, stderr)
 	case "schema":
@@ -182,6 +190,10 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		untrusted  = fs.Bool("allow-untrusted-commands", false, "")
 		baseline   = fs.String("baseline", "", "")
 		noBaseline = fs.Bool("no-baseline", false, "")
+		judgeName  = fs.String("judge", "", "")
+		noJudge    = fs.Bool("no-judge", false, "")
+		maxCalls   = fs.Int("max-judge-calls", -1, "")
+		noCache    = fs.Bool("no-cache", false, "")
 	)
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -203,6 +215,16 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		return usageErr(stderr, "baseline checks everything: it takes no PATH and no --base")
 	case name == "baseline" && *noBaseline:
 		return usageErr(stderr, "baseline: --no-baseline has no meaning here (it reads no baseline)")
+	case *judgeName == "" && flagSet(fs, "judge"):
+		return usageErr(stderr, "--judge: give a provider's name")
+	case *noJudge && *judgeName != "":
+		return usageErr(stderr, "--judge and --no-judge exclude each other")
+	case *maxCalls < 0 && flagSet(fs, "max-judge-calls"):
+		return usageErr(stderr, "--max-judge-calls: must be 0 or more")
+	}
+	judging := engine.JudgeOptions{Judge: *judgeName, Off: *noJudge, NoCache: *noCache}
+	if flagSet(fs, "max-judge-calls") {
+		judging.MaxCalls = maxCalls
 	}
 	f, err := report.ParseFormat(*format)
 	if err != nil {
@@ -227,7 +249,7 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
-		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline",
+		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline", Judging: judging,
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	}
 	if name == "baseline" {

@@ -578,6 +578,12 @@ func (p *parser) nullOrNumber(v *frontmatter.Node, what string, lo, hi float64) 
 // variable that holds it).
 var secretHeaders = []string{"authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"}
 
+// runnerVariable says name is one of the runner's own variables, such as GITHUB_TOKEN.
+func runnerVariable(name string) bool {
+	u := strings.ToUpper(name)
+	return strings.HasPrefix(u, "GITHUB_") || strings.HasPrefix(u, "ACTIONS_") || strings.HasPrefix(u, "RUNNER_")
+}
+
 // provider reads one judge provider: its kind decides which keys it needs and takes.
 func (p *parser) provider(kv *frontmatter.Entry, what string) (Provider, bool) {
 	pr := Provider{Name: kv.Key, Pos: kv.KeyPos}
@@ -599,6 +605,10 @@ func (p *parser) provider(kv *frontmatter.Entry, what string) (Provider, bool) {
 			}
 		case "api-key-env":
 			pr.APIKeyEnv = f.Value.Text
+			if runnerVariable(pr.APIKeyEnv) {
+				// A pull request may edit the config: its base-url would receive the workflow's token.
+				p.k.Fault(f.Value.Pos, "invalid_value", "%s.api-key-env must name the judge's key, not %s: the runner's own variables (GITHUB_*, ACTIONS_*, RUNNER_*) are never sent", what, docmeta.Quote(pr.APIKeyEnv))
+			}
 		case "auth":
 			pr.Auth = f.Value.Text
 		case "model":

@@ -28,7 +28,7 @@ func beyondSchema(faults []diag.Result) bool {
 			strings.Contains(r.Message, "names no provider"), strings.Contains(r.Message, "provider needs"),
 			strings.Contains(r.Message, "does not apply to"), strings.Contains(r.Message, "carries a key"),
 			strings.Contains(r.Message, "base-url must be"), strings.Contains(r.Message, "holds credentials"), strings.Contains(r.Message, ".auth of an"),
-			strings.Contains(r.Message, "must be a whole number"):
+			strings.Contains(r.Message, "must be a whole number"), strings.Contains(r.Message, "runner's own variables"):
 			return true
 		}
 	}

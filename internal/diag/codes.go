@@ -182,6 +182,13 @@ var Codes = []CodeInfo{
 		Example: "---\neval-provenance:\n  - generated-by: evalgen 0.3\n    evals: [links]\n---",
 		Fix:     "Review the proposed evals, then delete the eval-provenance entry.",
 	},
+	{
+		Code: "judge_self_preference", Group: "note", Title: "The judge is the model that wrote the page or proposed the eval",
+		Outcome: "fail", Severity: "warning",
+		Doc:     "The model asked to judge an ai eval is the page's root generated-by, or the generated-by of an eval-provenance entry that lists the eval (or lists none). Models tend to prefer their own text, so the verdict may be lenient. The note never enters the eval's verdict.",
+		Example: "---\ngenerated-by: gpt-4.1-2025-04-14\nevals:\n  - The quick start installs the CLI.\n---\nwith ai.providers.main.model: gpt-4.1-2025-04-14",
+		Fix:     "Judge with another model: set the eval's model: or provider:, or the provider's model.",
+	},
 
 	{
 		Code: "human_fail", Group: "running", Title: "A reviewer recorded that the assertion does not hold",
@@ -189,6 +196,41 @@ var Codes = []CodeInfo{
 		Doc:     "A human eval's recorded review (evalgate review ... --fail) matches the eval and its page as they are: a person found the assertion does not hold. The evidence says who, when and their note.",
 		Example: "evalgate review docs/a.md reads-well --fail --note \"step 3 is missing\"",
 		Fix:     "Fix the page, then review it again with --pass.",
+	},
+	{
+		Code: "judge_fail", Group: "running", Title: "The judge finds the assertion does not hold",
+		Outcome: "fail", Severity: SeverityEval,
+		Doc:     "An ai eval's runs agree, at least as ai.agreement asks, that the assertion does not hold (a partial verdict counts as a fail). The message is the first failing run's reasoning; the evidence holds the votes, each run's reasoning and the quotes it relied on.",
+		Example: "---\nevals:\n  - The page names the minimum supported Go version.\n---\non a page that names none",
+		Fix:     "Fix the page so that the assertion holds, or correct the assertion. If the verdict is wrong, record a review with evalgate review and tighten the assertion so that a judge can locate what it claims.",
+	},
+	{
+		Code: "judge_failed", Group: "running", Title: "No run of the judge gave a valid verdict",
+		Outcome: "error", Severity: "",
+		Doc:     "Every run of an ai eval failed: the server kept answering with an error after the retries, the request timed out, or the reply was not one verdict object (prose, two objects, a quote that is not in the page, a reply cut at the token limit). Failed runs are never cached, so the next run asks again.",
+		Example: "a judge that answers in prose instead of the verdict object",
+		Fix:     "Read the message: raise ai.max-output-tokens for a reply cut at the limit, ai.timeout-ms for a slow server, or choose a model that follows JSON output.",
+	},
+	{
+		Code: "judge_refused", Group: "running", Title: "The judge declined to answer",
+		Outcome: "error", Severity: "",
+		Doc:     "The model refused the request, or the provider's content filter stopped the reply, so the eval has no verdict.",
+		Example: "a page whose text trips the provider's content filter",
+		Fix:     "Judge with another model or provider, or decide the eval by hand with evalgate review.",
+	},
+	{
+		Code: "judge_input_too_large", Group: "running", Title: "The eval's target is larger than ai.max-target-bytes",
+		Outcome: "error", Severity: "",
+		Doc:     "An ai eval's target is larger than ai.max-target-bytes (256 KiB by default). evalgate never truncates a target silently: the judge would decide on text it did not see.",
+		Example: "an ai eval on target: raw of a 400 KiB page",
+		Fix:     "Point the eval at a smaller target (body, or a companion file), split the page, or raise ai.max-target-bytes.",
+	},
+	{
+		Code: "unknown_provider", Group: "running", Title: "An ai eval names a provider the config does not define",
+		Outcome: "error|fail", Severity: "error",
+		Doc:     "An ai eval's provider: names no entry of ai.providers in the config. A page may choose among configured providers, never define one. check gives an error, validate a fail.",
+		Example: "---\nevals:\n  - id: tone\n    assertion: The tone is neutral.\n    provider: claude\n---\nwith no ai.providers.claude",
+		Fix:     "Correct the name, or add the provider under ai.providers in .evalgate.yaml.",
 	},
 
 	// Running.
@@ -293,11 +335,39 @@ var Codes = []CodeInfo{
 		Fix:     "Nothing to fix: a reviewer decides it. Use a command or tool:* grader if the check can be automated.",
 	},
 	{
-		Code: "no_judge", Group: "skip", Title: "The ai eval waits for a judge; this version has none",
+		Code: "no_judge", Group: "skip", Title: "The ai eval waits for a judge; none is configured",
 		Outcome: "pending", Severity: "",
-		Doc:     "An ai eval (the default grader, and every string shorthand) needs a judge; this version of evalgate has none, so the eval is pending and never counts in the score.",
+		Doc:     "An ai eval (the default grader, and every string shorthand) needs a judge; the config's ai section names none, or --no-judge was given, so the eval is pending and never counts in the score.",
 		Example: "---\nevals:\n  - The install command matches the current package name.\n---",
-		Fix:     "Nothing to fix; to check it now, write it as a command or tool:* eval instead.",
+		Fix:     "Configure a judge under ai in .evalgate.yaml (README \"The AI judge\"), or write the eval as a command or tool:* eval.",
+	},
+	{
+		Code: "judge_split", Group: "skip", Title: "The judge's runs disagree",
+		Outcome: "pending", Severity: "",
+		Doc:     "The valid runs of an ai eval gave both verdicts and the majority's share of all runs is below ai.agreement, so no verdict stands. The eval stays pending until a review decides it.",
+		Example: "runs: 3 with two passes and one fail under ai.agreement: 1.0",
+		Fix:     "Make the assertion locatable (one property the judge can quote), lower ai.agreement, or decide it with evalgate review PAGE EVAL_ID --pass|--fail.",
+	},
+	{
+		Code: "judge_incomplete", Group: "skip", Title: "Too few runs of the judge gave a verdict",
+		Outcome: "pending", Severity: "",
+		Doc:     "The valid runs of an ai eval agree, but failed or invalid runs leave the majority's share of all runs below ai.agreement. Valid runs are cached, so the next run asks only for the missing ones.",
+		Example: "runs: 2 with one pass and one reply cut at the token limit",
+		Fix:     "Run again, fix what the failed runs say, or decide it with evalgate review.",
+	},
+	{
+		Code: "judge_unavailable", Group: "skip", Title: "The judge's key is not set",
+		Outcome: "pending", Severity: "",
+		Doc:     "The variable api-key-env names is unset or empty (a pull request from a fork gets no secrets, and on such a pull request evalgate sends no key), and the verdict is not in the cache. The eval stays pending and does not block; one notice says so.",
+		Example: "OPENAI_API_KEY unset in a job for a pull request from a fork",
+		Fix:     "Set the key in the job, or commit the judge cache so that such jobs replay the verdicts (README \"The AI judge\").",
+	},
+	{
+		Code: "judge_budget", Group: "skip", Title: "The run's budget of judge calls is spent",
+		Outcome: "pending", Severity: "",
+		Doc:     "ai.max-calls or --max-judge-calls caps the judge calls of one run; this eval needed a call after the budget was spent. Verdicts in the cache cost nothing. One notice names the budget.",
+		Example: "--max-judge-calls 2 with five ai evals and an empty cache",
+		Fix:     "Raise the budget, or run again: the verdicts asked so far are cached.",
 	},
 	{
 		Code: "command_not_generated", Group: "skip", Title: "The command eval's command has not been generated yet",
@@ -329,6 +399,13 @@ var Codes = []CodeInfo{
 		Outcome: "pass", Severity: "",
 		Doc:     "A human eval's recorded review (evalgate review ... --pass) matches the eval and its page as they are. The evidence says who, when and their note.",
 		Example: "evalgate review docs/a.md reads-well --pass --by Ann",
+		Fix:     "Nothing to fix.",
+	},
+	{
+		Code: "judge_pass", Group: "pass", Title: "The judge finds the assertion holds",
+		Outcome: "pass", Severity: "",
+		Doc:     "An ai eval's runs agree, at least as ai.agreement asks, that the assertion fully holds. The evidence holds the votes, the models asked and answering, and each run's reasoning and quotes.",
+		Example: "---\nevals:\n  - The page names the minimum supported Go version.\n---\non a page that says \"Go 1.23 or later\"",
 		Fix:     "Nothing to fix.",
 	},
 

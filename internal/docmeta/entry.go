@@ -197,7 +197,9 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 		case "weight":
 			ev.Weight = v.Num
 		case "examples":
-			c.examples(v, what)
+			if c.examples(v, what) {
+				ev.Examples.Pass, ev.Examples.Fail = anchors(v.Get("pass")), anchors(v.Get("fail"))
+			}
 		case "command":
 			ev.Command = texts(v)
 		case "success-exit-codes":
@@ -353,11 +355,13 @@ func (c *checker) target(n *frontmatter.Node, what string) (Target, bool) {
 }
 
 // examples checks `examples`: a closed object with pass and fail, each a
-// non-empty string or a non-empty list of unique non-empty strings.
-func (c *checker) examples(n *frontmatter.Node, what string) {
+// non-empty string or a non-empty list of unique non-empty strings. It
+// reports whether they hold.
+func (c *checker) examples(n *frontmatter.Node, what string) bool {
 	if !c.mapping(n, what) {
-		return
+		return false
 	}
+	before := c.faults
 	for i := range n.Entries {
 		kv := &n.Entries[i]
 		w := child(what, kv.Key)
@@ -376,6 +380,18 @@ func (c *checker) examples(n *frontmatter.Node, what string) {
 			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what, []string{"pass", "fail"}, "examples take pass and fail", false))
 		}
 	}
+	return c.faults == before
+}
+
+// anchors is one side of a valid examples: a string is one anchor.
+func anchors(e *frontmatter.Entry) []string {
+	switch {
+	case e == nil:
+		return nil
+	case e.Value.Kind == frontmatter.String:
+		return []string{e.Value.Text}
+	}
+	return texts(e.Value)
 }
 
 // severityMap checks `severity-map`: a mapping whose values are severities.

@@ -54,6 +54,8 @@ type Eval struct {
 	Target   Target
 	Weight   float64 // > 0, default 1
 	Evidence string
+	// Examples are the pass and fail anchors of examples, each a list (a single string is one item).
+	Examples struct{ Pass, Fail []string }
 
 	Command []string // nil when not (yet) generated
 	// CommandInPage is true when the command is written in page frontmatter

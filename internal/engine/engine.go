@@ -66,9 +66,10 @@ type Options struct {
 	// WriteBaseline is `evalgate baseline`: the check applies no baseline and
 	// writes one of its fails (README "Baseline").
 	WriteBaseline bool
-	Env           []string // the process environment, "K=V"
-	Version       string   // evalgate's version, for the report
-	Category      string   // --category, for SARIF
+	Judging       JudgeOptions // --judge, --no-judge, --max-judge-calls, --no-cache
+	Env           []string     // the process environment, "K=V"
+	Version       string       // evalgate's version, for the report
+	Category      string       // --category, for SARIF
 	// Notice receives notices for stderr, one line each, unescaped.
 	Notice func(string)
 	// Progress, when set, is called with the evals of pages graded so far
@@ -111,6 +112,7 @@ type run struct {
 	pagesM      *matcher                    // the config's page selection
 	pathSuites  []pathSuite                 // the suites that apply by path, in config order
 	reviews     map[[2]string]review.Record // human reviews by page and eval
+	judge       *judging                    // the AI judge of check; nil in other modes
 	files       []string                    // the repository's candidate files, listed once
 	companionOf map[string]bool             // touched files some selected page reads
 	pageEvals   bool                        // some selected page has an evals or eval-* key
@@ -164,6 +166,11 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.loadReviews()
 	}
 	r.setupCommands()
+	if opts.Mode == ModeCheck {
+		if err := r.setupJudge(); err != nil {
+			return nil, err
+		}
+	}
 	if opts.Mode == ModeCases {
 		return r.cases(ctx)
 	}
@@ -201,6 +208,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	if opts.Mode == ModeCheck {
 		r.score()
+		r.judgeNotices()
 	}
 	r.applyBaseline(bl)
 	r.finish()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -29,6 +30,7 @@ const defaultTimeout = 30 * time.Second
 type evalJob struct {
 	ps      *pageState
 	ev      *docmeta.Eval
+	plan    *judgePlan // an ai eval's plan (README "The AI judge")
 	results []diag.Result
 }
 
@@ -60,14 +62,37 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 		}
 	}
 	r.progress(0, len(jobs))
-	parallel(r.opts.Jobs, len(jobs), func(i int) {
-		j := jobs[i]
-		j.results = r.gradeSafely(ctx, j.ps, j.ev)
-		if j.ps.pending.Add(-1) == 0 {
-			j.ps.release()
+	// ai evals are planned in report order, then asked in a pool of their own: judge requests wait on
+	// the network, not on the CPUs --jobs counts.
+	var judged, others []*evalJob
+	for _, j := range jobs {
+		if j.ev.Grader == "ai" && !j.ev.Skip {
+			j.plan = r.planSafely(j)
+			judged = append(judged, j)
+		} else {
+			others = append(others, j)
 		}
-		r.progress(1, 0)
-	})
+	}
+	grade := func(js []*evalJob) func(int) {
+		return func(i int) {
+			j := js[i]
+			if j.results == nil {
+				j.results = r.gradeSafely(ctx, j)
+			}
+			if j.ps.pending.Add(-1) == 0 {
+				j.ps.release()
+			}
+			r.progress(1, 0)
+		}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		parallel(max(r.cfg.AI.Concurrency, 1), len(judged), grade(judged))
+	}()
+	parallel(r.opts.Jobs, len(others), grade(others))
+	wg.Wait()
 	for _, j := range jobs {
 		r.rep.Results = append(r.rep.Results, j.results...)
 		r.verdicts = append(r.verdicts, evalVerdict{
@@ -90,21 +115,31 @@ func (r *run) progress(graded, found int) {
 }
 
 // gradeSafely grades one eval; a panic becomes the eval's internal_error.
-func (r *run) gradeSafely(ctx context.Context, ps *pageState, ev *docmeta.Eval) (out []diag.Result) {
-	defer func() {
-		if v := recover(); v != nil {
-			res := internalError(diag.SourcePage, ps.rel, v)
-			res.Pos, res.Check, res.Grader, res.Type, res.Weight = ev.Pos, ev.ID, ev.Grader, ev.Type, ev.Weight
-			out = []diag.Result{res}
-		}
-	}()
+func (r *run) gradeSafely(ctx context.Context, j *evalJob) (out []diag.Result) {
+	defer j.recoverAs(&out)
 	start := time.Now()
-	out = r.grade(ctx, ps, ev)
+	out = r.grade(ctx, j)
 	ms := time.Since(start).Milliseconds()
 	for i := range out {
 		out[i].DurationMS = ms
 	}
 	return out
+}
+
+// planSafely plans an ai eval; a panic becomes the eval's internal_error, its results at once.
+func (r *run) planSafely(j *evalJob) (p *judgePlan) {
+	defer j.recoverAs(&j.results)
+	return r.planJudge(j.ps, j.ev)
+}
+
+// recoverAs turns a panic while grading the job into the eval's internal_error in *out.
+func (j *evalJob) recoverAs(out *[]diag.Result) {
+	if v := recover(); v != nil {
+		res := internalError(diag.SourcePage, j.ps.rel, v)
+		ev := j.ev
+		res.Pos, res.Check, res.Grader, res.Type, res.Weight = ev.Pos, ev.ID, ev.Grader, ev.Type, ev.Weight
+		*out = []diag.Result{res}
+	}
 }
 
 // evalResult is the template of every result of ev.
@@ -121,7 +156,8 @@ func with(base diag.Result, o diag.Outcome, code, msg string) diag.Result {
 	return base
 }
 
-func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag.Result {
+func (r *run) grade(ctx context.Context, j *evalJob) []diag.Result {
+	ps, ev := j.ps, j.ev
 	base := evalResult(ps, ev)
 	switch {
 	case ev.Skip:
@@ -129,7 +165,7 @@ func (r *run) grade(ctx context.Context, ps *pageState, ev *docmeta.Eval) []diag
 	case ev.Grader == "human":
 		return []diag.Result{r.gradeHuman(base, ps, ev)}
 	case ev.Grader == "ai":
-		return []diag.Result{with(base, diag.Pending, "no_judge", "waits for an ai judge, which this version does not have: "+ev.Assertion)}
+		return r.gradeAI(ctx, base, ps, ev, j.plan)
 	case ev.Grader == "command":
 		if ev.Command == nil {
 			return []diag.Result{with(base, diag.Pending, "command_not_generated",

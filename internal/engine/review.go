@@ -78,19 +78,29 @@ func (r *run) loadReviews() {
 // gradeHuman decides a human eval by its review: pass or fail while the hash matches, pending
 // review_stale when the page or the eval changed since, pending human_review without one.
 func (r *run) gradeHuman(base diag.Result, ps *pageState, ev *docmeta.Eval) diag.Result {
-	rec, ok := r.reviews[[2]string{ps.rel, ev.ID}]
-	if !ok {
+	if _, ok := r.reviews[[2]string{ps.rel, ev.ID}]; !ok {
 		return with(base, diag.Pending, "human_review", "waits for human review: "+ev.Assertion)
 	}
 	t, err := r.target(base, ps, ev)
 	if err != nil {
 		return err.(*errResult).res
 	}
+	res, _ := r.reviewed(base, ps, ev, t.bytes)
+	return res
+}
+
+// reviewed is what ev's recorded review decides, when it has one: human_pass or human_fail while
+// the review's hash matches the eval and target, else pending review_stale.
+func (r *run) reviewed(base diag.Result, ps *pageState, ev *docmeta.Eval, target []byte) (diag.Result, bool) {
+	rec, ok := r.reviews[[2]string{ps.rel, ev.ID}]
+	if !ok {
+		return diag.Result{}, false
+	}
 	ev2 := map[string]any{"by": rec.By, "at": rec.At, "note": rec.Note, "review_line": rec.Line}
-	if rec.SHA256 != reviewHash(ev, t.bytes) {
+	if rec.SHA256 != reviewHash(ev, target) {
 		res := with(base, diag.Pending, "review_stale", fmt.Sprintf("the review by %s at %s no longer matches: the page or the eval changed since; review it again", orDash(rec.By), orDash(rec.At)))
 		res.Evidence = ev2
-		return res
+		return res, true
 	}
 	res := with(base, diag.Pass, "human_pass", "reviewed: "+ev.Assertion)
 	if rec.Verdict == "fail" {
@@ -100,7 +110,7 @@ func (r *run) gradeHuman(base diag.Result, ps *pageState, ev *docmeta.Eval) diag
 		}
 	}
 	res.Evidence = ev2
-	return res
+	return res, true
 }
 
 func orDash(s string) string {

@@ -13,7 +13,7 @@ import (
 )
 
 // validateTargets adds what `validate` reports beyond definitions: unknown
-// tools, targets outside the repository and missing companions, each a fail
+// tools and judge providers, targets outside the repository and missing companions, each a fail
 // of severity error at the eval's entry (README "Use it in GitHub Actions").
 func (r *run) validateTargets(pages []*pageState) {
 	for _, ps := range pages {
@@ -30,6 +30,9 @@ func (r *run) validateTargets(pages []*pageState) {
 				if _, ok := r.cfg.Tools[ev.Grader]; !ok {
 					fail("unknown_tool", r.unknownTool(ev.Grader))
 				}
+			}
+			if _, ok := r.cfg.AI.Providers[ev.Provider]; ev.Provider != "" && !ok {
+				fail("unknown_provider", unknownProvider(r.cfg.AI, ev.Provider))
 			}
 			if ev.Target.Kind == docmeta.TargetFile {
 				r.checkPath(fail, "target", filepath.Dir(ps.abs), ev.Target.Path)

@@ -5,10 +5,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/repofs"
 )
@@ -86,4 +89,56 @@ func (c *Cache) Put(key string, e Entry) {
 		return
 	}
 	_ = repofs.WriteFile(p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+}
+
+// Prune deletes every entry whose key keep does not hold, and the folders it empties; it returns how
+// many entries it deleted and kept. Files that are not entries are left alone.
+func (c *Cache) Prune(keep map[string]bool) (removed, kept int, err error) {
+	root := filepath.Join(c.Dir, "judge")
+	dirs, err := os.ReadDir(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, 0, nil
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, d := range dirs {
+		if !d.IsDir() || len(d.Name()) != 2 {
+			continue
+		}
+		dir := filepath.Join(root, d.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			return removed, kept, err
+		}
+		left := len(files)
+		for _, f := range files {
+			key, ok := strings.CutSuffix(f.Name(), ".json")
+			if !ok || !f.Type().IsRegular() || !entryKey(key, d.Name()) {
+				continue
+			}
+			if keep[key] {
+				kept++
+				continue
+			}
+			if err := os.Remove(filepath.Join(dir, f.Name())); err != nil {
+				return removed, kept, err
+			}
+			removed++
+			left--
+		}
+		if left == 0 {
+			_ = os.Remove(dir)
+		}
+	}
+	return removed, kept, nil
+}
+
+// entryKey says name is an entry's key: 64 lowercase hex digits starting with its folder's two.
+func entryKey(name, folder string) bool {
+	if len(name) != 64 || !strings.HasPrefix(name, folder) {
+		return false
+	}
+	_, err := hex.DecodeString(name)
+	return err == nil && strings.ToLower(name) == name
 }

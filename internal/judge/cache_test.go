@@ -64,3 +64,36 @@ func TestCache(t *testing.T) {
 		t.Error("no cache dir has an entry")
 	}
 }
+
+// TestCachePrune: entries nothing keeps are deleted with the folders they empty; kept entries and
+// files that are not entries stay.
+func TestCachePrune(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	v := Entry{Verdict: Verdict{Quotes: []string{}, Verdict: Fail}}
+	keep, drop := Request{Run: 1}.Key(), Request{Run: 2}.Key()
+	c.Put(keep, v)
+	c.Put(drop, v)
+	stray := filepath.Join(c.Dir, "judge", keep[:2], "notes.txt")
+	os.WriteFile(stray, []byte("mine"), 0o644)
+	removed, kept, err := c.Prune(map[string]bool{keep: true})
+	if err != nil || removed != 1 || kept != 1 {
+		t.Fatalf("Prune = %d removed, %d kept, %v; want 1, 1, nil", removed, kept, err)
+	}
+	if _, ok := c.Get(keep); !ok {
+		t.Error("the kept entry is gone")
+	}
+	if _, ok := c.Get(drop); ok {
+		t.Error("the dropped entry is still there")
+	}
+	if _, err := os.Stat(stray); err != nil {
+		t.Errorf("a file that is no entry was touched: %v", err)
+	}
+	if keep[:2] != drop[:2] {
+		if _, err := os.Stat(filepath.Join(c.Dir, "judge", drop[:2])); !os.IsNotExist(err) {
+			t.Errorf("the emptied folder stays: %v", err)
+		}
+	}
+	if r, k, err := (&Cache{Dir: filepath.Join(c.Dir, "none")}).Prune(nil); r != 0 || k != 0 || err != nil {
+		t.Errorf("Prune of no cache = %d, %d, %v", r, k, err)
+	}
+}

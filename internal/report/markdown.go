@@ -58,6 +58,9 @@ func WriteJobSummary(w io.Writer, r *Report) error {
 	if len(failed) > 0 {
 		secs = append(secs, failureSection(failed))
 	}
+	if judged := judgedResults(r.Results); len(judged) > 0 {
+		secs = append(secs, judgeSection(judged))
+	}
 	if len(pending) > 0 {
 		secs = append(secs, pendingSection(pending))
 	}
@@ -280,13 +283,80 @@ func pendingSection(results []*diag.Result) section {
 				what = res.Message
 			}
 			record := ""
-			if res.Grader == "human" && res.Source == diag.SourcePage {
+			if reviewable(res) {
 				record = "evalgate review " + shellWord(res.File) + " " + shellWord(res.Check) + " --pass (or --fail)"
 			}
 			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
 				markdownText(res.Grader, cellRunes), markdownText(what, cellRunes), markdownText(record, cellRunes))
 		},
 		more: moreRow(5),
+	}
+}
+
+// reviewable says a pending result is one a recorded review decides (README "Human reviews"): a
+// human eval, or an ai eval whose judge's runs did not agree.
+func reviewable(res *diag.Result) bool {
+	switch {
+	case res.Source != diag.SourcePage:
+		return false
+	case res.Grader == "human":
+		return true
+	}
+	return res.Grader == "ai" && (res.Code == "judge_split" || res.Code == "judge_incomplete" || res.Code == "review_stale")
+}
+
+// judgedResults are the results a judge decided or left split: those whose evidence holds the runs.
+func judgedResults(results []diag.Result) []*diag.Result {
+	var out []*diag.Result
+	for i := range results {
+		if res := &results[i]; res.Grader == "ai" {
+			if _, ok := res.Evidence["run_details"].([]any); ok {
+				out = append(out, res)
+			}
+		}
+	}
+	return out
+}
+
+// judgeSection shows each judged eval's verdict with the votes, the reasoning and the quotes it
+// relied on (README "The AI judge"): the run whose verdict is the outcome's, else the first.
+func judgeSection(results []*diag.Result) section {
+	return section{
+		heading: "Judge verdicts",
+		head:    "| location | check | code | votes | reasoning | quotes |\n| --- | --- | --- | --- | --- | --- |\n",
+		n:       len(results),
+		row: func(i int) string {
+			res := results[i]
+			runs, _ := res.Evidence["run_details"].([]any)
+			votes, _ := res.Evidence["votes"].(map[string]any)
+			var shown map[string]any
+			for _, r := range runs {
+				d, _ := r.(map[string]any)
+				v, _ := d["verdict"].(string)
+				if v == "" {
+					continue
+				}
+				if shown == nil {
+					shown = d
+				}
+				if res.Outcome == diag.Pass && v == "pass" || res.Outcome == diag.Fail && v != "pass" {
+					shown = d
+					break
+				}
+			}
+			reasoning, _ := shown["reasoning"].(string)
+			raw, _ := shown["quotes"].([]any)
+			quotes := make([]string, 0, len(raw))
+			for _, q := range raw {
+				if q, ok := q.(string); ok {
+					quotes = append(quotes, "“"+q+"”")
+				}
+			}
+			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+				markdownText(res.Code, cellRunes), fmt.Sprintf("%v pass, %v fail of %d", votes["pass"], votes["fail"], len(runs)),
+				markdownText(reasoning, cellRunes), markdownText(strings.Join(quotes, " "), cellRunes))
+		},
+		more: moreRow(6),
 	}
 }
 

@@ -67,6 +67,8 @@ type Seen struct {
 	Evals          int // evals resolved on those pages, skipped ones included
 	Fixtures       int // EvalCase fixtures in scope
 	Contracts      int // jevcheck entries (contracts) in scope
+	// JudgeCalls are the runs of ai evals asked of a judge, JudgeCached those the cache answered.
+	JudgeCalls, JudgeCached int
 }
 
 // Partial reports whether the run saw only part of the repository (a

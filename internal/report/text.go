@@ -88,7 +88,11 @@ func SeenLine(r *Report) string { return noticePrefix + "saw " + seenText(r.Seen
 
 // seenText is Seen in words, without the "evalgate: saw " of SeenLine.
 func seenText(s Seen) string {
-	return fmt.Sprintf("%s (%d with evals), %s, %s, %s",
+	text := fmt.Sprintf("%s (%d with evals), %s, %s, %s",
 		plural(s.Pages, "page", "pages"), s.PagesWithEvals, plural(s.Evals, "eval", "evals"),
 		plural(s.Fixtures, "fixture", "fixtures"), plural(s.Contracts, "contract", "contracts"))
+	if s.JudgeCalls+s.JudgeCached > 0 {
+		text += fmt.Sprintf("; judge: %s, %d from the cache", plural(s.JudgeCalls, "call", "calls"), s.JudgeCached)
+	}
+	return text
 }
