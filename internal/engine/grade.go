@@ -62,16 +62,19 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 		}
 	}
 	r.progress(0, len(jobs))
-	// ai evals are planned in report order, then asked in a pool of their own: judge requests wait on
-	// the network, not on the CPUs --jobs counts.
+	// ai evals are planned, their budget claimed in report order, then asked in a pool of their own:
+	// judge requests wait on the network, not on the CPUs --jobs counts.
 	var judged, others []*evalJob
 	for _, j := range jobs {
 		if j.ev.Grader == "ai" && !j.ev.Skip {
-			j.plan = r.planSafely(j)
 			judged = append(judged, j)
 		} else {
 			others = append(others, j)
 		}
+	}
+	parallel(r.opts.Jobs, len(judged), func(i int) { judged[i].plan = r.planSafely(judged[i]) })
+	for _, j := range judged {
+		r.claimRuns(j.plan, evalResult(j.ps, j.ev))
 	}
 	grade := func(js []*evalJob) func(int) {
 		return func(i int) {

@@ -64,7 +64,13 @@ type provider struct {
 }
 
 // judgeClient is the HTTP client of every provider: one pool of connections.
-var judgeClient = &http.Client{Transport: http.DefaultTransport}
+var judgeClient = &http.Client{Transport: judgeTransport()}
+
+func judgeTransport() http.RoundTripper {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = 64
+	return t
+}
 
 // setupJudge builds the run's judge from the config and the flags; a --judge naming no provider is a
 // usage error.
@@ -283,8 +289,8 @@ func (r *run) prepare(ps *pageState, ev *docmeta.Eval) *judgePlan {
 	return p
 }
 
-// planJudge plans one ai eval (see the top of this file): the runs the cache holds, and a claim on
-// the budget for each run it does not.
+// planJudge plans one ai eval (see the top of this file): what it would ask, and the runs the cache
+// holds. Plans are made in parallel; claimRuns then claims the budget in order.
 func (r *run) planJudge(ps *pageState, ev *docmeta.Eval) *judgePlan {
 	j := r.judge
 	base := evalResult(ps, ev)
@@ -303,21 +309,33 @@ func (r *run) planJudge(ps *pageState, ev *docmeta.Eval) *judgePlan {
 		return p
 	}
 	p.notes = selfPreference(base, ps, ev, p.model)
-	missing := 0
 	for i := range p.runs {
 		pr := &p.runs[i]
 		pr.entry, pr.cached = j.cache.Get(pr.key)
+	}
+	return p
+}
+
+// claimRuns claims a call on the budget for each run of p the cache does not hold. Plans are claimed
+// one at a time in report order, so the budget goes to the same evals whatever the timing.
+func (r *run) claimRuns(p *judgePlan, base diag.Result) {
+	j := r.judge
+	if p == nil || p.done != nil {
+		return
+	}
+	missing := 0
+	for _, pr := range p.runs {
 		if !pr.cached {
 			missing++
 		}
 	}
 	if missing == 0 {
-		return p
+		return
 	}
 	if p.prov.unavailable != "" {
 		j.keyless.Add(1)
 		p.done = ptr(with(base, diag.Pending, "judge_unavailable", "waits for the judge: "+p.prov.unavailable+" and the verdict is not in the cache"))
-		return p
+		return
 	}
 	for i := range p.runs {
 		if pr := &p.runs[i]; !pr.cached {
@@ -328,7 +346,6 @@ func (r *run) planJudge(ps *pageState, ev *docmeta.Eval) *judgePlan {
 	if p.short {
 		j.spent.Add(1)
 	}
-	return p
 }
 
 func ptr[T any](v T) *T { return &v }

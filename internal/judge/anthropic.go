@@ -37,7 +37,7 @@ func (a *Anthropic) Ask(ctx context.Context, p Prompt) (Reply, error) {
 		"system":     p.System,
 		"messages":   []map[string]string{{"role": "user", "content": p.User}},
 		"tools": []map[string]any{{"name": "verdict", "description": "Record the verdict on the assertion.",
-			"input_schema": Schema}},
+			"input_schema": json.RawMessage(schemaJSON)}},
 		"tool_choice": map[string]string{"type": "tool", "name": "verdict"},
 	}
 	if a.Temperature != nil {

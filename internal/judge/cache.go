@@ -58,7 +58,7 @@ func (c *Cache) Get(key string) (Entry, bool) {
 	if c == nil || c.Dir == "" {
 		return Entry{}, false
 	}
-	b, err := repofs.ReadFile(c.path(key), 1<<20)
+	b, err := repofs.ReadEntry(c.path(key), 1<<20)
 	if err != nil {
 		return Entry{}, false
 	}

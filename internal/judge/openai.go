@@ -145,24 +145,36 @@ func retryWait(h http.Header, attempt int) time.Duration {
 	return min(time.Second<<attempt, maxRetryWait)
 }
 
+// schemaJSON is Schema, encoded once.
+var schemaJSON, _ = json.Marshal(Schema)
+
+// strictFormat is the response_format that asks for the verdict's schema, strictly.
+var strictFormat = json.RawMessage(`{"type":"json_schema","json_schema":{"name":"verdict","strict":true,"schema":` + string(schemaJSON) + `}}`)
+
+// chatRequest is a Chat Completions request body.
+type chatRequest struct {
+	Model          string          `json:"model"`
+	Messages       []chatMessage   `json:"messages"`
+	ResponseFormat json.RawMessage `json:"response_format,omitempty"`
+	Temperature    *float64        `json:"temperature,omitempty"`
+	MaxTokens      int             `json:"max_completion_tokens,omitempty"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
 // post makes one request; a transport error or a timeout is err.
 func (o *OpenAI) post(ctx context.Context, p Prompt, strict bool) ([]byte, int, http.Header, error) {
+	req := chatRequest{Model: o.Model, Temperature: o.Temperature, MaxTokens: o.MaxOutputTokens}
 	user := p.User
-	req := map[string]any{"model": o.Model}
 	if strict {
-		req["response_format"] = map[string]any{"type": "json_schema",
-			"json_schema": map[string]any{"name": "verdict", "strict": true, "schema": Schema}}
+		req.ResponseFormat = strictFormat
 	} else {
-		schema, _ := json.Marshal(Schema)
-		user += "\nAnswer with one JSON object that matches this JSON Schema:\n" + string(schema) + "\n"
+		user += "\nAnswer with one JSON object that matches this JSON Schema:\n" + string(schemaJSON) + "\n"
 	}
-	req["messages"] = []map[string]string{{"role": "system", "content": p.System}, {"role": "user", "content": user}}
-	if o.Temperature != nil {
-		req["temperature"] = *o.Temperature
-	}
-	if o.MaxOutputTokens > 0 {
-		req["max_completion_tokens"] = o.MaxOutputTokens
-	}
+	req.Messages = []chatMessage{{Role: "system", Content: p.System}, {Role: "user", Content: user}}
 	buf, err := json.Marshal(req)
 	if err != nil {
 		return nil, 0, nil, err

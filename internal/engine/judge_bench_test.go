@@ -1,0 +1,184 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/judge"
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+// The judge's benchmarks (README "The AI judge"), each beside its baseline in the same run:
+//
+//	go test ./internal/engine -run '^$' -bench 'Judge' -count 6 | tee judge.txt
+//	benchstat -col /kind judge.txt
+//
+// Judge/kind=evalgate checks 200 ai evals against a loopback server with no cache; kind=bare makes
+// the same 200 requests (the same bodies, answered the same way) with net/http alone, four at a time as
+// the judge's concurrency does, decoding each reply. The ratio is evalgate's own overhead per judged
+// eval: reading pages, rendering prompts, parsing verdicts, reporting. The server answers at once
+// (latency=0s, the overhead at its largest) or after 2 ms (latency=2ms, faster than any model).
+//
+// Cached/kind=ai checks 1,000 ai evals whose verdicts are all in the cache; kind=contains checks the
+// same 1,000 evals as tool:contains; per-page=1 spreads them over 1,000 pages, per-page=10 over 100.
+
+const (
+	judgedPages  = 20
+	evalsPerPage = 10
+	cachedEvals  = 1000
+)
+
+// verdictServer answers every request, after latency, with one passing verdict on the page text
+// "Run the installer."
+func verdictServer(latency time.Duration) *httptest.Server {
+	body := []byte(`{"model": "m", "choices": [{"finish_reason": "stop", "message": {"content": ` +
+		`"{\"quotes\": [\"Run the installer.\"], \"reasoning\": \"It says how.\", \"verdict\": \"pass\"}"}}]}`)
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		time.Sleep(latency)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+}
+
+// judgeTree writes pages×per ai evals (or tool:contains evals) under a config judging with url.
+func judgeTree(b *testing.B, url string, pages, per int, contains bool) string {
+	files := map[string]string{".evalgate.yaml": fmt.Sprintf(`version: 1
+ai:
+  judge: main
+  providers:
+    main: {kind: openai, base-url: %q, api-key-env: K, model: m}
+  concurrency: 4
+`, url)}
+	for p := range pages {
+		var page strings.Builder
+		page.WriteString("---\nevals:\n")
+		for e := range per {
+			if contains {
+				fmt.Fprintf(&page, "  - id: e%d\n    grader: tool:contains\n    options: {text: \"Run the installer.\"}\n", e)
+			} else {
+				fmt.Fprintf(&page, "  - id: e%d\n    assertion: Page %d says how to install, point %d.\n", e, p, e)
+			}
+		}
+		page.WriteString("---\n# Install\n\nRun the installer.\n")
+		files[fmt.Sprintf("docs/p%03d.md", p)] = page.String()
+	}
+	return testfs.Tree(b, files)
+}
+
+func BenchmarkJudge(b *testing.B) {
+	for _, latency := range []time.Duration{0, 2 * time.Millisecond} {
+		b.Run("latency="+latency.String(), func(b *testing.B) { benchJudge(b, latency) })
+	}
+}
+
+func benchJudge(b *testing.B, latency time.Duration) {
+	srv := verdictServer(latency)
+	defer srv.Close()
+	n := judgedPages * evalsPerPage
+	b.Run("kind=evalgate", func(b *testing.B) {
+		dir := judgeTree(b, srv.URL, judgedPages, evalsPerPage, false)
+		opts := Options{Mode: ModeCheck, Dir: dir, All: true, Env: []string{"K=key"}, Judging: JudgeOptions{NoCache: true}}
+		for b.Loop() {
+			rep, err := Run(context.Background(), opts)
+			if err != nil || rep.Summary.Pass != n {
+				b.Fatalf("%v, %+v", err, rep.Summary)
+			}
+		}
+	})
+	b.Run("kind=bare", func(b *testing.B) {
+		// The same request bodies evalgate sends: the rendered prompts in the strict request.
+		bodies := make([][]byte, n)
+		for i := range bodies {
+			p := judge.Render(judge.Input{Assertion: fmt.Sprintf("Page %d says how to install, point %d.", i/evalsPerPage, i%evalsPerPage),
+				Kind: "body", Path: "docs/p.md", Target: []byte("# Install\n\nRun the installer.\n")})
+			bodies[i], _ = json.Marshal(map[string]any{"model": "m", "max_completion_tokens": 1024,
+				"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdict", "strict": true, "schema": judge.Schema}},
+				"messages":        []map[string]string{{"role": "system", "content": p.System}, {"role": "user", "content": p.User}}})
+		}
+		client := &http.Client{}
+		for b.Loop() {
+			var wg sync.WaitGroup
+			next := make(chan int)
+			for range 4 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					for i := range next {
+						req, _ := http.NewRequest(http.MethodPost, srv.URL+"/chat/completions", bytes.NewReader(bodies[i]))
+						req.Header.Set("Authorization", "Bearer key")
+						req.Header.Set("Content-Type", "application/json")
+						resp, err := client.Do(req)
+						if err != nil {
+							b.Error(err)
+							continue
+						}
+						var r struct {
+							Choices []struct{ Message struct{ Content string } }
+						}
+						json.NewDecoder(resp.Body).Decode(&r)
+						resp.Body.Close()
+						var v judge.Verdict
+						if len(r.Choices) == 0 || json.Unmarshal([]byte(r.Choices[0].Message.Content), &v) != nil {
+							b.Error("no verdict")
+						}
+					}
+				}()
+			}
+			for i := range n {
+				next <- i
+			}
+			close(next)
+			wg.Wait()
+		}
+	})
+}
+
+func BenchmarkCached(b *testing.B) {
+	for _, per := range []int{1, 10} {
+		b.Run(fmt.Sprintf("per-page=%d", per), func(b *testing.B) { benchCached(b, cachedEvals/per, per) })
+	}
+}
+
+func benchCached(b *testing.B, pages, per int) {
+	n := pages * per
+	b.Run("kind=ai", func(b *testing.B) {
+		srv := verdictServer(0)
+		dir := judgeTree(b, srv.URL, pages, per, false)
+		opts := Options{Mode: ModeCheck, Dir: dir, All: true, Env: []string{"K=key"}}
+		if rep, err := Run(context.Background(), opts); err != nil || rep.Summary.Pass != n { // fills the cache
+			b.Fatalf("%v, %+v", err, rep.Summary)
+		}
+		srv.Close() // every verdict must now come from the cache
+		opts.Env = nil
+		for b.Loop() {
+			rep, err := Run(context.Background(), opts)
+			if err != nil || rep.Summary.Pass != n || rep.Seen.JudgeCached != n {
+				b.Fatalf("%v, %+v, %+v", err, rep.Summary, rep.Seen)
+			}
+		}
+		if m, _ := filepath.Glob(filepath.Join(dir, ".evalgate", "cache", "judge", "*", "*.json")); len(m) != n {
+			b.Fatalf("%d cache entries, want %d", len(m), n)
+		}
+	})
+	b.Run("kind=contains", func(b *testing.B) {
+		dir := judgeTree(b, "http://127.0.0.1:1", pages, per, true)
+		opts := Options{Mode: ModeCheck, Dir: dir, All: true}
+		for b.Loop() {
+			rep, err := Run(context.Background(), opts)
+			if err != nil || rep.Summary.Pass != n {
+				b.Fatalf("%v, %+v", err, rep.Summary)
+			}
+		}
+	})
+}

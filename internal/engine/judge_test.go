@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+// replies is a Chat Completions server that answers request i with steps[i] (the last step
+// repeats) and counts requests.
+type replies struct {
+	mu    sync.Mutex
+	steps []func(w http.ResponseWriter)
+	n     int
+	keys  []string // the Authorization header of each request
+}
+
+func (s *replies) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	io.Copy(io.Discard, r.Body)
+	s.mu.Lock()
+	step := s.steps[min(s.n, len(s.steps)-1)]
+	s.n++
+	s.keys = append(s.keys, r.Header.Get("Authorization"))
+	s.mu.Unlock()
+	step(w)
+}
+
+func answer(content, finish string) func(http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		c, _ := json.Marshal(content)
+		fmt.Fprintf(w, `{"model": "m-answered", "choices": [{"finish_reason": %q, "message": {"content": %s}}]}`, finish, c)
+	}
+}
+
+func statusOnly(code int, retryMS string) func(http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		if retryMS != "" {
+			w.Header().Set("retry-after-ms", retryMS)
+		}
+		w.WriteHeader(code)
+		fmt.Fprint(w, `{"error": {"message": "echoing the key sk-engine-key-123"}}`)
+	}
+}
+
+const (
+	passVerdict    = `{"quotes": ["Run the installer."], "reasoning": "It says how.", "verdict": "pass"}`
+	failVerdict    = `{"quotes": [], "reasoning": "No version named.", "verdict": "fail"}`
+	partialVerdict = `{"quotes": [], "reasoning": "Only in part.", "verdict": "partial"}`
+)
+
+// judgeRun checks a one-page repository whose ai eval (runs runs) is judged by a server with steps,
+// and returns the eval's result and the number of requests.
+func judgeRun(t *testing.T, steps []func(http.ResponseWriter), runs int, extra string) (diag.Result, int, []string) {
+	t.Helper()
+	srv := &replies{steps: steps}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": fmt.Sprintf(`version: 1
+ai:
+  judge: main
+  providers:
+    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}
+  retries: 1
+  timeout-ms: 200
+  cache: ""
+%s`, ts.URL, extra),
+		"docs/a.md": fmt.Sprintf("---\nevals:\n  - id: says\n    runs: %d\n    assertion: The page says how to install.\n---\nRun the installer.\n", runs),
+	})
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Env: []string{"JUDGE_KEY=sk-engine-key-123"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if r.Check == "says" && !r.Verdictless {
+			return r, srv.n, srv.keys
+		}
+	}
+	t.Fatalf("no result for the eval in %+v", rep.Results)
+	return diag.Result{}, 0, nil
+}
+
+// TestJudgeOutcomes: each server behaviour gives the eval its outcome and code (README "The AI
+// judge"), in the number of requests the retries allow, and no message holds the key.
+func TestJudgeOutcomes(t *testing.T) {
+	hang := func(http.ResponseWriter) { time.Sleep(400 * time.Millisecond) }
+	tests := []struct {
+		name     string
+		steps    []func(http.ResponseWriter)
+		runs     int
+		outcome  diag.Outcome
+		code     string
+		requests int
+	}{
+		{"pass", []func(http.ResponseWriter){answer(passVerdict, "stop")}, 1, diag.Pass, "judge_pass", 1},
+		{"fail", []func(http.ResponseWriter){answer(failVerdict, "stop")}, 1, diag.Fail, "judge_fail", 1},
+		{"partial is a fail", []func(http.ResponseWriter){answer(partialVerdict, "stop")}, 1, diag.Fail, "judge_fail", 1},
+		{"prose", []func(http.ResponseWriter){answer("Looks fine to me.", "stop")}, 1, diag.Error, "judge_failed", 1},
+		{"fenced while strict", []func(http.ResponseWriter){answer("```json\n"+passVerdict+"\n```", "stop")}, 1, diag.Error, "judge_failed", 1},
+		{"two objects", []func(http.ResponseWriter){answer(passVerdict+passVerdict, "stop")}, 1, diag.Error, "judge_failed", 1},
+		{"an invented quote", []func(http.ResponseWriter){answer(`{"quotes": ["Download the zip."], "reasoning": "", "verdict": "pass"}`, "stop")}, 1, diag.Error, "judge_failed", 1},
+		{"cut at the limit", []func(http.ResponseWriter){answer(`{"quotes": [`, "length")}, 1, diag.Error, "judge_failed", 1},
+		{"a refusal", []func(http.ResponseWriter){func(w http.ResponseWriter) {
+			fmt.Fprint(w, `{"choices": [{"finish_reason": "stop", "message": {"content": null, "refusal": "No."}}]}`)
+		}}, 1, diag.Error, "judge_refused", 1},
+		{"a content filter", []func(http.ResponseWriter){answer("", "content_filter")}, 1, diag.Error, "judge_refused", 1},
+		{"400 on response_format", []func(http.ResponseWriter){func(w http.ResponseWriter) {
+			w.WriteHeader(400)
+			fmt.Fprint(w, `{"error": {"message": "response_format is not supported"}}`)
+		}, answer("```json\n"+passVerdict+"\n```", "stop")}, 1, diag.Pass, "judge_pass", 2},
+		{"401", []func(http.ResponseWriter){statusOnly(401, "")}, 1, diag.Error, "judge_failed", 1},
+		{"429 then pass", []func(http.ResponseWriter){statusOnly(429, "1"), answer(passVerdict, "stop")}, 1, diag.Pass, "judge_pass", 2},
+		{"500 past the retries", []func(http.ResponseWriter){statusOnly(500, "1")}, 1, diag.Error, "judge_failed", 2},
+		{"503 then pass", []func(http.ResponseWriter){statusOnly(503, "1"), answer(passVerdict, "stop")}, 1, diag.Pass, "judge_pass", 2},
+		{"529 then pass", []func(http.ResponseWriter){statusOnly(529, "1"), answer(passVerdict, "stop")}, 1, diag.Pass, "judge_pass", 2},
+		{"hangs past the timeout", []func(http.ResponseWriter){hang}, 1, diag.Error, "judge_failed", 2},
+		{"runs that disagree", []func(http.ResponseWriter){answer(passVerdict, "stop"), answer(failVerdict, "stop")}, 2, diag.Pending, "judge_split", 2},
+		{"runs that agree, one failed", []func(http.ResponseWriter){answer(passVerdict, "stop"), answer("prose", "stop")}, 2, diag.Pending, "judge_incomplete", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, n, keys := judgeRun(t, tt.steps, tt.runs, "")
+			if res.Outcome != tt.outcome || res.Code != tt.code || n != tt.requests {
+				t.Errorf("got %s %s in %d requests (%s); want %s %s in %d", res.Outcome, res.Code, n, res.Message, tt.outcome, tt.code, tt.requests)
+			}
+			js, _ := json.Marshal(res)
+			if strings.Contains(string(js), "sk-engine-key-123") {
+				t.Errorf("the key reached the result: %s", js)
+			}
+			for _, k := range keys {
+				if k != "Bearer sk-engine-key-123" {
+					t.Errorf("request header Authorization %q", k)
+				}
+			}
+		})
+	}
+}
+
+// TestJudgeAgreement: agreement below 1 lets a majority stand; the evidence counts the votes.
+func TestJudgeAgreement(t *testing.T) {
+	steps := []func(http.ResponseWriter){answer(passVerdict, "stop"), answer(passVerdict, "stop"), answer(failVerdict, "stop")}
+	res, n, _ := judgeRun(t, steps, 3, "  agreement: 0.6\n")
+	votes, _ := res.Evidence["votes"].(map[string]any)
+	if res.Code != "judge_pass" || n != 3 || votes["pass"] != 2 || votes["fail"] != 1 {
+		t.Errorf("got %s in %d requests, votes %v", res.Code, n, res.Evidence["votes"])
+	}
+}
+
+// TestJudgeInputTooLarge: a target over ai.max-target-bytes is never sent, and never truncated.
+func TestJudgeInputTooLarge(t *testing.T) {
+	res, n, _ := judgeRun(t, []func(http.ResponseWriter){answer(passVerdict, "stop")}, 1, "  max-target-bytes: 8\n")
+	if res.Code != "judge_input_too_large" || res.Outcome != diag.Error || n != 0 {
+		t.Errorf("got %s %s in %d requests", res.Outcome, res.Code, n)
+	}
+}
+
+// TestSelfPreference: the note comes when the judge model wrote the page or proposed the eval.
+func TestSelfPreference(t *testing.T) {
+	for _, tt := range []struct {
+		front string
+		note  bool
+	}{
+		{"generated-by: M\n", true},
+		{"eval-provenance:\n  - generated-by: m\n    evals: [says]\n", true},
+		{"eval-provenance:\n  - generated-by: m\n", true},
+		{"eval-provenance:\n  - generated-by: m\n    evals: [other]\n", false},
+		{"generated-by: another-model\n", false},
+	} {
+		dir := testfs.Tree(t, map[string]string{
+			"docs/a.md":      "---\n" + tt.front + "evals:\n  - id: says\n    assertion: It holds.\n---\nText.\n",
+			".evalgate.yaml": "version: 1\nai:\n  judge: main\n  providers:\n    main: {kind: openai, api-key-env: K, model: m}\n",
+		})
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, r := range rep.Results {
+			if r.Code == "judge_self_preference" {
+				got = r.Severity == diag.SeverityWarning && r.Verdictless
+			}
+		}
+		if got != tt.note {
+			t.Errorf("%q: note = %v, want %v", tt.front, got, tt.note)
+		}
+	}
+}
