@@ -62,8 +62,13 @@ scenario working-directory 1 -with working-directory=examples -with paths=failin
 [ "$(output working-directory fail)" -gt 0 ] || die "working-directory: examples/failing/invalid.md must fail"
 passed=$((passed + 1))
 
+scenario no-judge 0 -with changed-only=false -with fail-on=none -with judge=none -with max-judge-calls=0 -with sarif-file=
+[ "$(output no-judge pending)" = "$(output full-run pending)" ] || die "no-judge: pending $(output no-judge pending), want $(output full-run pending)"
+passed=$((passed + 1))
+
+scenario unknown-judge 2 -with changed-only=false -with judge=nope -with sarif-file=
 scenario bad-changed-only 2 -with changed-only=maybe
 scenario paths-and-all 2 -with changed-only=false -with paths=examples/guide/install.md
-passed=$((passed + 2))
+passed=$((passed + 3))
 
 printf '\naction-e2e: %d passed, 0 failed\n' "$passed"

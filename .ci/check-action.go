@@ -87,6 +87,8 @@ var wantInputs = map[string]*string{
 	"working-directory":        nil,
 	"allow-untrusted-commands": ptr("false"),
 	"baseline":                 ptr(""),
+	"judge":                    ptr(""),
+	"max-judge-calls":          ptr(""),
 }
 
 var wantOutputs = []string{"pass", "fail", "error", "skip", "pending", "score", "sarif-file", "json-file"}

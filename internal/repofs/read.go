@@ -110,30 +110,6 @@ func ReadFile(abs string, limit int64) ([]byte, error) {
 	return readLimited(f, abs, fi.Size(), limit)
 }
 
-// ReadEntry reads a small file evalgate wrote itself and may find replaced (a cache entry): like
-// ReadFile, but in fewer system calls, since it is read by the thousand. A symbolic link is refused
-// where the system can say so at open (O_NOFOLLOW), and anything but a regular file after it.
-func ReadEntry(abs string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(abs, os.O_RDONLY|openNonblock|openNoFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(abs, fi)
-	}
-	if fi.Size() > limit {
-		return nil, &TooLargeError{Path: abs, Size: fi.Size(), Limit: limit}
-	}
-	buf := make([]byte, fi.Size())
-	n, err := io.ReadFull(f, buf)
-	return buf[:n], err
-}
-
 // readLimited reads r up to limit bytes; size (the file's size, or 0 when unknown) sizes the buffer, with a
 // byte to spare so that a file of exactly its size reaches EOF without growing it.
 func readLimited(r io.Reader, name string, size, limit int64) ([]byte, error) {
