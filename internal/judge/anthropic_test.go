@@ -58,6 +58,14 @@ func TestAnthropic(t *testing.T) {
 			b, _ := json.Marshal(r.body)
 			t.Errorf("%s: request %s %v %s", tt.name, r.path, r.header, b)
 		}
+		tools, _ := r.body["tools"].([]any)
+		if len(tools) != 1 {
+			t.Fatalf("%s: tools %v", tt.name, r.body["tools"])
+		}
+		schema, _ := tools[0].(map[string]any)["input_schema"].(map[string]any)
+		if schema["additionalProperties"] != false || schema["type"] != "object" {
+			t.Errorf("%s: the tool's input_schema is %v", tt.name, schema)
+		}
 		if _, sent := r.body["temperature"]; sent {
 			t.Errorf("%s: temperature sent though not set", tt.name)
 		}
