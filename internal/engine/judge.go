@@ -532,10 +532,35 @@ func (r *run) mask(res diag.Result) diag.Result {
 	for _, k := range r.judge.keys {
 		res.Message = strings.ReplaceAll(res.Message, k, "***")
 	}
-	if len(r.judge.keys) > 0 && res.Evidence != nil {
+	if len(r.judge.keys) > 0 && holdsKey(res.Evidence, r.judge.keys) {
 		res.Evidence = maskValue(res.Evidence, r.judge.keys).(map[string]any)
 	}
 	return res
+}
+
+// holdsKey says some string of v holds a key: only then is the evidence copied to be masked.
+func holdsKey(v any, keys []string) bool {
+	switch x := v.(type) {
+	case string:
+		for _, k := range keys {
+			if strings.Contains(x, k) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if holdsKey(e, keys) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, e := range x {
+			if holdsKey(e, keys) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func maskValue(v any, keys []string) any {

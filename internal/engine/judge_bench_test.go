@@ -97,15 +97,14 @@ func benchJudge(b *testing.B, latency time.Duration) {
 		}
 	})
 	b.Run("kind=bare", func(b *testing.B) {
-		// The same request bodies evalgate sends: the rendered prompts in the strict request.
-		bodies := make([][]byte, n)
-		for i := range bodies {
-			p := judge.Render(judge.Input{Assertion: fmt.Sprintf("Page %d says how to install, point %d.", i/evalsPerPage, i%evalsPerPage),
+		// The same requests evalgate sends: the rendered prompts, given, in the strict request, encoded
+		// for each request as any client must (the schema's part once).
+		prompts := make([]judge.Prompt, n)
+		for i := range prompts {
+			prompts[i] = judge.Render(judge.Input{Assertion: fmt.Sprintf("Page %d says how to install, point %d.", i/evalsPerPage, i%evalsPerPage),
 				Kind: "body", Path: "docs/p.md", Target: []byte("# Install\n\nRun the installer.\n")})
-			bodies[i], _ = json.Marshal(map[string]any{"model": "m", "max_completion_tokens": 1024,
-				"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdict", "strict": true, "schema": judge.Schema}},
-				"messages":        []map[string]string{{"role": "system", "content": p.System}, {"role": "user", "content": p.User}}})
 		}
+		format, _ := json.Marshal(map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdict", "strict": true, "schema": judge.Schema}})
 		client := &http.Client{}
 		for b.Loop() {
 			var wg sync.WaitGroup
@@ -115,7 +114,9 @@ func benchJudge(b *testing.B, latency time.Duration) {
 				go func() {
 					defer wg.Done()
 					for i := range next {
-						req, _ := http.NewRequest(http.MethodPost, srv.URL+"/chat/completions", bytes.NewReader(bodies[i]))
+						body, _ := json.Marshal(map[string]any{"model": "m", "max_completion_tokens": 1024, "response_format": json.RawMessage(format),
+							"messages": []map[string]string{{"role": "system", "content": prompts[i].System}, {"role": "user", "content": prompts[i].User}}})
+						req, _ := http.NewRequest(http.MethodPost, srv.URL+"/chat/completions", bytes.NewReader(body))
 						req.Header.Set("Authorization", "Bearer key")
 						req.Header.Set("Content-Type", "application/json")
 						resp, err := client.Do(req)

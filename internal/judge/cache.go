@@ -32,13 +32,13 @@ type Request struct {
 
 // Key is the request's SHA-256, each field with its length first so that no two requests hash alike.
 func (r Request) Key() string {
-	var buf []byte
-	for _, f := range []string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User} {
-		buf = binary.AppendUvarint(buf, uint64(len(f)))
-		buf = append(buf, f...)
+	h := sha256.New()
+	var n [binary.MaxVarintLen64]byte
+	for _, f := range [...]string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User} {
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(f)))])
+		io.WriteString(h, f)
 	}
-	sum := sha256.Sum256(buf)
-	return hex.EncodeToString(sum[:])
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Entry is a cached run: its valid verdict and what the server said of it.
