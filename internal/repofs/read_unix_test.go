@@ -3,7 +3,10 @@
 package repofs
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -17,5 +20,39 @@ func TestReadFileFIFO(t *testing.T) {
 	}
 	if _, err := ReadFile(p, 10); !errors.Is(err, ErrNotRegular) {
 		t.Errorf("ReadFile(fifo) = %v, want ErrNotRegular", err)
+	}
+}
+
+// TestReadEntry: an entry reads whole, at any size up to the limit; over it, a symbolic link, a
+// directory or a missing file is an error, never a hang.
+func TestReadEntry(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 10, entryBuffer - 1, entryBuffer, entryBuffer + 1, 3*entryBuffer + 7} {
+		p := filepath.Join(dir, fmt.Sprintf("e%d", size))
+		want := bytes.Repeat([]byte("x"), size)
+		os.WriteFile(p, want, 0o644)
+		got, err := ReadEntry(p, 1<<20)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("size %d: got %d bytes, %v", size, len(got), err)
+		}
+	}
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, make([]byte, 100), 0o644)
+	if _, err := ReadEntry(big, 99); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the limit: %v", err)
+	}
+	if _, err := ReadEntry(big, 100); err != nil {
+		t.Errorf("at the limit: %v", err)
+	}
+	os.Symlink(big, filepath.Join(dir, "link"))
+	fifo := filepath.Join(dir, "fifo")
+	syscall.Mkfifo(fifo, 0o644)
+	for _, name := range []string{"link", "missing", "."} {
+		if _, err := ReadEntry(filepath.Join(dir, name), 1<<20); err == nil {
+			t.Errorf("%s was read", name)
+		}
+	}
+	if b, _ := ReadEntry(fifo, 1<<20); len(b) != 0 {
+		t.Errorf("a named pipe read as %q", b)
 	}
 }
