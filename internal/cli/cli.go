@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ Usage:
   evalgate init [--site SITE]          write .evalgate.yaml for the documentation site here
   evalgate review PAGE EVAL_ID --pass|--fail [--note TEXT] [--by NAME]
                                        record a human review of one eval
+  evalgate merge [flags] REPORT.json... join the JSON reports of a shard set into one run
   evalgate cache prune                 delete the judge's cache entries no ai eval asks for now
   evalgate explain [CODE|tool:NAME]    what a result code means and how to fix it;
                                        without CODE, every code; a built-in grader's doc
@@ -75,6 +77,8 @@ Flags of check and validate (before or after PATH; -- ends flags):
   --max-judge-calls N
                      ask the judge at most N times in this run (default ai.max-calls)
   --no-cache         neither read nor write the judge's cache
+  --shard K/N        with --all, check part K of N of the selected files; join the
+                     N JSON reports with evalgate merge
 
 Exit status: 0 nothing blocking, 1 something blocking, 2 usage or config error
 or nothing to evaluate, 3 internal failure.
@@ -109,6 +113,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return runReview(rest, stdout, stderr)
 	case "cache":
 		return runCache(rest, stdout, stderr)
+	case "merge":
+		return runMerge(rest, stdout, stderr)
 	case "list":
 		return runList(rest, stdout, stderr)
 	case "schema":
@@ -194,6 +200,7 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		noJudge    = fs.Bool("no-judge", false, "")
 		maxCalls   = fs.Int("max-judge-calls", -1, "")
 		noCache    = fs.Bool("no-cache", false, "")
+		shardFlag  = fs.String("shard", "", "")
 	)
 	paths, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -222,6 +229,10 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	case *maxCalls < 0 && flagSet(fs, "max-judge-calls"):
 		return usageErr(stderr, "--max-judge-calls: must be 0 or more")
 	}
+	shard, err := parseShard(*shardFlag, flagSet(fs, "shard"))
+	if err != nil {
+		return usageErr(stderr, "--shard: %v", err)
+	}
 	judging := engine.JudgeOptions{Judge: *judgeName, Off: *noJudge, NoCache: *noCache}
 	if flagSet(fs, "max-judge-calls") {
 		judging.MaxCalls = maxCalls
@@ -249,7 +260,7 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
-		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline", Judging: judging,
+		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline", Judging: judging, Shard: shard,
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	}
 	if name == "baseline" {
@@ -284,6 +295,20 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		code = exitOK // the file is written: what it holds is accepted
 	}
 	return stopper.exit(stderr, code)
+}
+
+// parseShard reads --shard K/N (1 <= K <= N); nil when the flag is not given.
+func parseShard(s string, given bool) (*report.Shard, error) {
+	if !given {
+		return nil, nil
+	}
+	k, n, ok := strings.Cut(s, "/")
+	ki, kerr := strconv.Atoi(k)
+	ni, nerr := strconv.Atoi(n)
+	if !ok || kerr != nil || nerr != nil || ki < 1 || ki > ni {
+		return nil, fmt.Errorf("give K/N with 1 <= K <= N, got %q", s)
+	}
+	return &report.Shard{Index: ki, Count: ni}, nil
 }
 
 // flagSet reports whether the flag was given on the command line.

@@ -35,6 +35,9 @@ type Config struct {
 	// Path is the repository-relative path of the config file ('/'), "" when
 	// there is none.
 	Path string
+	// SHA256 is the hex SHA-256 of the config file's bytes, "" when there is none: shards of one run
+	// must share it (README "Shards").
+	SHA256 string
 	// Dir is the absolute directory of the config file (the repository root
 	// when there is none): globs and paths of the config are relative to it,
 	// and config evals' commands run in it (README "Security model").

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -38,6 +40,8 @@ type parser struct {
 func Parse(text []byte, relPath, dir string) (*Config, []diag.Result) {
 	cfg := Default(dir)
 	cfg.Path, cfg.Dir = relPath, dir
+	sum := sha256.Sum256(text)
+	cfg.SHA256 = hex.EncodeToString(sum[:])
 	cfg.Version = 0
 	p := &parser{k: docmeta.NewChecker(diag.SourceConfig), cfg: cfg}
 	p.parse(text)

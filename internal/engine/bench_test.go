@@ -185,8 +185,8 @@ var (
 	binErr  error
 )
 
-// binary builds evalgate once for the whole-process benchmarks.
-func binary(b *testing.B) string {
+// evalgateBinary builds evalgate once for the whole-process benchmarks.
+func evalgateBinary(b *testing.B) string {
 	binOnce.Do(func() {
 		binDir, binErr = os.MkdirTemp("", "evalgate-bench-bin-")
 		if binErr != nil {
@@ -206,7 +206,7 @@ func binary(b *testing.B) string {
 
 // runProcess runs the binary and returns its peak resident memory in MB.
 func runProcess(b *testing.B, dir string, wantCode int, args ...string) float64 {
-	cmd := exec.Command(binary(b), args...)
+	cmd := exec.Command(evalgateBinary(b), args...)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -223,7 +223,7 @@ func runProcess(b *testing.B, dir string, wantCode int, args ...string) float64 
 // BenchmarkProcessVersion is `evalgate version` as a whole process.
 func BenchmarkProcessVersion(b *testing.B) {
 	dir := tree(b)
-	binary(b)
+	evalgateBinary(b)
 	for b.Loop() {
 		runProcess(b, dir, 0, "version")
 	}
@@ -233,7 +233,7 @@ func BenchmarkProcessVersion(b *testing.B) {
 // given as a path, as a whole process.
 func BenchmarkProcessValidateOnePage(b *testing.B) {
 	dir := tree(b)
-	binary(b)
+	evalgateBinary(b)
 	for b.Loop() {
 		runProcess(b, dir, 0, "validate", "section-03/page-00003.md")
 	}
@@ -243,7 +243,7 @@ func BenchmarkProcessValidateOnePage(b *testing.B) {
 // processes and reports their peak memory.
 func BenchmarkProcessTree(b *testing.B) {
 	dir := tree(b)
-	binary(b)
+	evalgateBinary(b)
 	for _, cmd := range []string{"validate", "check"} {
 		b.Run(cmd, func(b *testing.B) {
 			var peak float64

@@ -67,9 +67,12 @@ type Options struct {
 	// writes one of its fails (README "Baseline").
 	WriteBaseline bool
 	Judging       JudgeOptions // --judge, --no-judge, --max-judge-calls, --no-cache
-	Env           []string     // the process environment, "K=V"
-	Version       string       // evalgate's version, for the report
-	Category      string       // --category, for SARIF
+	// Shard is --shard K/N: this run checks part K of the selected files (README "Shards"); nil
+	// for the whole.
+	Shard    *report.Shard
+	Env      []string // the process environment, "K=V"
+	Version  string   // evalgate's version, for the report
+	Category string   // --category, for SARIF
 	// Notice receives notices for stderr, one line each, unescaped.
 	Notice func(string)
 	// Progress, when set, is called with the evals of pages graded so far
@@ -161,9 +164,16 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.finish()
 		return r.rep, ErrBaselineInvalid
 	}
-	r.rep.Results = append(r.rep.Results, cfg.Notes...)
+	if cfg.Path != "" {
+		r.rep.Scope.Config = &report.ConfigFile{File: cfg.Path, SHA256: cfg.SHA256}
+	}
+	// Results about the config itself come once in a shard set: from its first shard.
+	configOwner := opts.Shard == nil || opts.Shard.Index == 1
+	if configOwner {
+		r.rep.Results = append(r.rep.Results, cfg.Notes...)
+	}
 	if opts.Mode == ModeCheck {
-		r.loadReviews()
+		r.loadReviews(configOwner)
 	}
 	r.setupCommands()
 	if opts.Mode == ModeCheck {
@@ -202,7 +212,8 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	r.hasEvals = r.pageEvals
 	r.checkFixtures(ctx, r.fx, r.inScope)
-	if r.whole && !r.hasEvals {
+	if r.whole && !r.hasEvals && opts.Shard == nil {
+		// A shard may find nothing of its own; the set as a whole is what has evals or not.
 		r.finish()
 		return r.rep, errNothing
 	}
@@ -231,6 +242,9 @@ func newRun(opts Options) (*run, error) {
 	}
 	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
 		return nil, usagef("--all, --base and PATH arguments exclude each other")
+	}
+	if sh := opts.Shard; sh != nil && (!opts.All || opts.WriteBaseline) {
+		return nil, usagef("--shard %d/%d: a shard is a part of the whole repository: give --all (and no --base or PATH)", sh.Index, sh.Count)
 	}
 	r := &run{opts: opts, pages: grader.NewPageCache(), start: time.Now()}
 	r.root, r.isRepo = FindRoot(opts.Dir)

@@ -503,7 +503,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 			}
 		}
 		results, err := evalcase.Check(ctx, evalcase.Request{
-			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope,
+			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope, ByFixture: r.opts.Shard != nil,
 			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
 		})
 		if err != nil {
@@ -515,7 +515,10 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		r.rep.Results = append(r.rep.Results, results...)
 	}
 	for _, e := range fx.jev {
-		if !inScope(e.Contract) && !inScope(e.Answers) && !inScope(e.From) {
+		switch {
+		case r.opts.Shard != nil && !InShard(e.Contract, *r.opts.Shard):
+			continue // a contract and its replays are one shard's: its contract's
+		case !inScope(e.Contract) && !inScope(e.Answers) && !inScope(e.From):
 			continue
 		}
 		checked = append(checked, e.Contract)

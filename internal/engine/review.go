@@ -47,13 +47,17 @@ func (r *run) reviewsFile() (abs, rel string) {
 }
 
 // loadReviews reads the reviews file when it exists; a faulty line is a definition result at its
-// position and is left out, the other reviews still count.
-func (r *run) loadReviews() {
+// position and is left out, the other reviews still count. report says whether the run reports the
+// file's faults (one shard of a set does).
+func (r *run) loadReviews(report bool) {
 	abs, rel := r.reviewsFile()
 	if _, err := os.Lstat(abs); err != nil {
 		return
 	}
 	fault := func(p diag.Problem) {
+		if !report {
+			return
+		}
 		r.rep.Results = append(r.rep.Results, diag.Result{Source: diag.SourceConfig, File: rel, Pos: p.Pos,
 			Check: diag.CheckDefinition, Outcome: diag.Fail, Severity: diag.SeverityError, Code: p.Code, Message: p.Message})
 	}

@@ -78,6 +78,7 @@ func (r *run) score() {
 	}
 	s := total.score()
 	r.rep.Summary.Score = &s
+	r.rep.Summary.Weights = report.Weights{Pass: total.passed, Total: total.graded}
 	if reached == 0 && r.pageEvals {
 		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
 	}
@@ -106,14 +107,21 @@ func (r *run) score() {
 		met := sc >= su.TargetPassRate
 		r.rep.Suites = append(r.rep.Suites, report.Suite{
 			Name: name, Score: sc, Target: su.TargetPassRate, Met: met, Partial: !r.whole,
+			Weights: report.Weights{Pass: t.passed, Total: t.graded}, Pos: su.Pos,
 		})
 		if r.whole && !met {
-			r.rep.Results = append(r.rep.Results, diag.Result{
-				Source: diag.SourceConfig, File: r.cfg.Path, Pos: su.Pos, Check: "suite:" + name,
-				Outcome: diag.Fail, Severity: diag.SeverityError, Code: "suite_below_target",
-				Message:  fmt.Sprintf("suite %s scores %s, below its target-pass-rate %s", name, report.FormatScore(sc), report.FormatScore(su.TargetPassRate)),
-				Evidence: map[string]any{"score": sc, "target": su.TargetPassRate},
-			})
+			r.rep.Results = append(r.rep.Results, suiteBelowTarget(r.cfg.Path, su.Pos, name, sc, su.TargetPassRate))
 		}
+	}
+}
+
+// suiteBelowTarget is the result of a suite seen whole below its target (README "Results, outcomes
+// and blocking"), at the suite's key in the config.
+func suiteBelowTarget(file string, pos diag.Pos, name string, score, target float64) diag.Result {
+	return diag.Result{
+		Source: diag.SourceConfig, File: file, Pos: pos, Check: "suite:" + name,
+		Outcome: diag.Fail, Severity: diag.SeverityError, Code: "suite_below_target",
+		Message:  fmt.Sprintf("suite %s scores %s, below its target-pass-rate %s", name, report.FormatScore(score), report.FormatScore(target)),
+		Evidence: map[string]any{"score": score, "target": target},
 	}
 }

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -75,7 +77,23 @@ func (r *run) selectAll(ctx context.Context) (*selection, error) {
 			sel.pages = append(sel.pages, f)
 		}
 	}
+	if sh := r.opts.Shard; sh != nil {
+		// This shard's part (README "Shards"): its pages, and results about its own fixtures,
+		// candidates files and contracts; every fixture is still read, so ids and candidates resolve.
+		r.whole = false
+		r.rep.Scope.Shard = sh
+		r.inScope = func(f string) bool { return InShard(f, *sh) }
+		sel.pages = slices.DeleteFunc(sel.pages, func(f string) bool { return !InShard(f, *sh) })
+	}
 	return sel, nil
+}
+
+// InShard says the repository path f falls in shard sh (README "Shards"): the SHA-256 of f, read as
+// a number, modulo the count, is the shard's index less one. The split depends on the path alone,
+// so it is the same on every machine and for every run.
+func InShard(f string, sh report.Shard) bool {
+	sum := sha256.Sum256([]byte(f))
+	return binary.BigEndian.Uint64(sum[:8])%uint64(sh.Count) == uint64(sh.Index-1)
 }
 
 // listFiles lists the repository's candidate files once per run.

@@ -23,6 +23,10 @@ type Request struct {
 	// reported; nil means every file is in scope. Every selected file is
 	// indexed whatever its scope (README "EvalCase v1 fixtures").
 	InScope func(file string) bool
+	// ByFixture reports a case's assertions only when its fixture is in scope, not when only its
+	// candidates file is: in a shard of a set, every result then belongs to one shard (README
+	// "Shards").
+	ByFixture bool
 	// ReadCandidates is false for `evalgate validate`: fixtures are
 	// validated, no candidate is read, no assertion runs.
 	ReadCandidates bool
@@ -416,7 +420,7 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
 		return
 	}
 	ref.answered = true
-	if !ref.valid || (!inScope && !c.scope[ref.file]) {
+	if !ref.valid || !c.scope[ref.file] && (!inScope || c.req.ByFixture) {
 		return
 	}
 	c.assert(ref, w)

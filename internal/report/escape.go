@@ -210,7 +210,9 @@ func guardJSON(b []byte) []byte {
 			out = append(out, `\u007f`...)
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRune(b[i:])
-			if escapedRune(r) {
+			// U+FFFD too: the encoder writes an invalid byte as \ufffd, so a report read back (a
+			// merge of shards) writes the same bytes.
+			if escapedRune(r) || r == utf8.RuneError {
 				out = fmt.Appendf(out, `\u%04x`, r)
 			} else {
 				out = append(out, b[i:i+size]...)

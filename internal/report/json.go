@@ -18,6 +18,7 @@ type jsonReport struct {
 	Summary jsonSummary  `json:"summary"`
 	Suites  []jsonSuite  `json:"suites"`
 	Results []jsonResult `json:"results"`
+	Notices []string     `json:"notices"`
 }
 
 type jsonTool struct {
@@ -29,25 +30,50 @@ type jsonScope struct {
 	Mode  string   `json:"mode"`
 	Base  *string  `json:"base"`
 	Files []string `json:"files"`
+	// Shard is the part of a sharded run; Config the config file read, with its SHA-256; Baseline
+	// says a baseline of known failures was applied (README "Shards" and "Baseline").
+	Shard    *jsonShard  `json:"shard"`
+	Config   *jsonConfig `json:"config"`
+	Baseline bool        `json:"baseline"`
+}
+
+type jsonShard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+type jsonConfig struct {
+	File   string `json:"file"`
+	SHA256 string `json:"sha256"`
 }
 
 type jsonSummary struct {
-	Pass      int      `json:"pass"`
-	Fail      int      `json:"fail"`
-	Error     int      `json:"error"`
-	Skip      int      `json:"skip"`
-	Pending   int      `json:"pending"`
-	Blocking  int      `json:"blocking"`
-	Baselined int      `json:"baselined"`
-	Score     *float64 `json:"score"`
+	Pass      int         `json:"pass"`
+	Fail      int         `json:"fail"`
+	Error     int         `json:"error"`
+	Skip      int         `json:"skip"`
+	Pending   int         `json:"pending"`
+	Blocking  int         `json:"blocking"`
+	Baselined int         `json:"baselined"`
+	Score     *float64    `json:"score"`
+	Weights   jsonWeights `json:"weights"`
+}
+
+// jsonWeights are a score's parts: the weights of passed evals and of graded ones.
+type jsonWeights struct {
+	Pass  float64 `json:"pass"`
+	Total float64 `json:"total"`
 }
 
 type jsonSuite struct {
-	Name    string  `json:"name"`
-	Score   float64 `json:"score"`
-	Target  float64 `json:"target"`
-	Met     bool    `json:"met"`
-	Partial bool    `json:"partial"`
+	Name    string      `json:"name"`
+	Score   float64     `json:"score"`
+	Target  float64     `json:"target"`
+	Met     bool        `json:"met"`
+	Partial bool        `json:"partial"`
+	Weights jsonWeights `json:"weights"`
+	Line    *int        `json:"line"`
+	Column  *int        `json:"column"`
 }
 
 type jsonResult struct {
@@ -68,6 +94,11 @@ type jsonResult struct {
 	Weight     *float64       `json:"weight"`
 	DurationMS int64          `json:"duration_ms"`
 	Evidence   map[string]any `json:"evidence"`
+	// Key is the finding's own identity (a link target, a token), part of its SARIF fingerprint;
+	// Assertion the eval's; Note marks a note that never enters an eval's verdict.
+	Key       *string `json:"key"`
+	Assertion *string `json:"assertion"`
+	Note      bool    `json:"note,omitempty"`
 }
 
 // WriteJSON writes the JSON report, indented, with a final newline.
@@ -75,23 +106,32 @@ func WriteJSON(w io.Writer, r *Report) error {
 	out := jsonReport{
 		Version: 1,
 		Tool:    jsonTool{Name: r.Tool.Name, Version: r.Tool.Version},
-		Scope:   jsonScope{Mode: r.Scope.Mode, Base: optString(r.Scope.Base), Files: nonNil(r.Scope.Files)},
+		Scope: jsonScope{Mode: r.Scope.Mode, Base: optString(r.Scope.Base), Files: nonNil(r.Scope.Files),
+			Baseline: r.Baseline},
 		Summary: jsonSummary{
 			Pass: r.Summary.Pass, Fail: r.Summary.Fail, Error: r.Summary.Error,
 			Skip: r.Summary.Skip, Pending: r.Summary.Pending, Blocking: r.Summary.Blocking,
-			Baselined: r.Summary.Baselined,
+			Baselined: r.Summary.Baselined, Weights: jsonWeights(r.Summary.Weights),
 		},
 		Suites:  make([]jsonSuite, 0, len(r.Suites)),
 		Results: make([]jsonResult, 0, len(r.Results)),
+		Notices: nonNil(r.Notices),
+	}
+	if sh := r.Scope.Shard; sh != nil {
+		out.Scope.Shard = &jsonShard{Index: sh.Index, Count: sh.Count}
+	}
+	if c := r.Scope.Config; c != nil {
+		out.Scope.Config = &jsonConfig{File: c.File, SHA256: c.SHA256}
 	}
 	if r.Summary.Score != nil {
 		s := roundScore(*r.Summary.Score)
 		out.Summary.Score = &s
 	}
 	for _, s := range r.Suites {
-		out.Suites = append(out.Suites, jsonSuite{
-			Name: s.Name, Score: roundScore(s.Score), Target: s.Target, Met: s.Met, Partial: s.Partial,
-		})
+		js := jsonSuite{Name: s.Name, Score: roundScore(s.Score), Target: s.Target, Met: s.Met, Partial: s.Partial,
+			Weights: jsonWeights(s.Weights)}
+		js.Line, js.Column = optPos(s.Pos)
+		out.Suites = append(out.Suites, js)
 	}
 	for i := range r.Results {
 		out.Results = append(out.Results, toJSONResult(&r.Results[i]))
@@ -115,23 +155,32 @@ func toJSONResult(r *diag.Result) jsonResult {
 		Message:    r.Message,
 		DurationMS: r.DurationMS,
 		Evidence:   r.Evidence,
+		Key:        optString(r.Key),
+		Assertion:  optString(r.Assertion),
+		Note:       r.Verdictless,
 	}
 	if j.Evidence == nil {
 		j.Evidence = map[string]any{}
 	}
-	if r.Pos.Line > 0 {
-		line := r.Pos.Line
-		j.Line = &line
-		if r.Pos.Col > 0 {
-			col := r.Pos.Col
-			j.Column = &col
-		}
-	}
+	j.Line, j.Column = optPos(r.Pos)
 	if r.Weight > 0 {
 		w := r.Weight
 		j.Weight = &w
 	}
 	return j
+}
+
+// optPos is a position's line and column, each nil when unknown.
+func optPos(p diag.Pos) (line, col *int) {
+	if p.Line > 0 {
+		l := p.Line
+		line = &l
+		if p.Col > 0 {
+			c := p.Col
+			col = &c
+		}
+	}
+	return line, col
 }
 
 func optString(s string) *string {

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -93,7 +95,16 @@ type Scope struct {
 	Mode  string   // ScopePaths, ScopeAll or ScopeChanged
 	Base  string   // the resolved base commit of a changed-files run; "" otherwise
 	Files []string // repository-relative paths checked, sorted
+	Shard *Shard   // the part of a sharded run (README "Shards"); nil for a whole run
+	// Config is the config file the run read; nil when there was none.
+	Config *ConfigFile
 }
+
+// Shard is part Index (from 1) of Count.
+type Shard struct{ Index, Count int }
+
+// ConfigFile names a run's config file and the SHA-256 of its bytes.
+type ConfigFile struct{ File, SHA256 string }
 
 // Summary counts results by outcome; Score is nil for `validate`.
 type Summary struct {
@@ -101,6 +112,20 @@ type Summary struct {
 	Blocking                         int
 	Baselined                        int // fails the baseline accepts (README "Baseline")
 	Score                            *float64
+	// Weights are the sums Score divides: the weights of passed page evals and of graded ones. A
+	// merge of shards adds them up.
+	Weights Weights
+}
+
+// Weights are a score's parts: Pass over Total, 1 when Total is 0.
+type Weights struct{ Pass, Total float64 }
+
+// Score is Pass over Total; 1 when nothing was graded.
+func (w Weights) Score() float64 {
+	if w.Total == 0 {
+		return 1
+	}
+	return w.Pass / w.Total
 }
 
 // Suite is one suite's weighted pass rate.
@@ -109,7 +134,9 @@ type Suite struct {
 	Score   float64
 	Target  float64
 	Met     bool
-	Partial bool // seen only in part (PATH arguments or a changed-files run): never blocks
+	Partial bool // seen only in part (PATH arguments, a changed-files run, a shard): never blocks
+	Weights Weights
+	Pos     diag.Pos // the suite's key in the config
 }
 
 // Finish readies a report for its writers, whatever command made it: every result's Blocking by the one
@@ -122,8 +149,71 @@ func (r *Report) Finish(failOn diag.Severity, start time.Time) {
 		res.Blocking = diag.Blocks(res, failOn)
 		res.Evidence = diag.BoundEvidence(res.Evidence)
 	}
+	r.ValidUTF8()
 	diag.Sort(r.Results)
 	r.Count()
+}
+
+// ValidUTF8 replaces every invalid byte of the results' text with U+FFFD, as every format would
+// write it: a report read back from its JSON (a merge of shards) is then the report it was.
+func (r *Report) ValidUTF8() {
+	for i := range r.Results {
+		res := &r.Results[i]
+		for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code, &res.Message, &res.Key, &res.Assertion} {
+			*s = validUTF8(*s)
+		}
+		if res.Evidence != nil && !validEvidence(res.Evidence) {
+			res.Evidence = validValue(res.Evidence).(map[string]any)
+		}
+	}
+	for i, n := range r.Notices {
+		r.Notices[i] = validUTF8(n)
+	}
+}
+
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// validEvidence says every string of v, keys included, is valid UTF-8.
+func validEvidence(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return utf8.ValidString(x)
+	case []any:
+		return !slices.ContainsFunc(x, func(e any) bool { return !validEvidence(e) })
+	case map[string]any:
+		for k, e := range x {
+			if !utf8.ValidString(k) || !validEvidence(e) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// validValue is a copy of v with valid strings.
+func validValue(v any) any {
+	switch x := v.(type) {
+	case string:
+		return validUTF8(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = validValue(e)
+		}
+		return out
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			out[validUTF8(k)] = validValue(e)
+		}
+		return out
+	}
+	return v
 }
 
 // shownSeverity is the severity a fail or error result is shown with in every format: an error outcome (no
@@ -137,7 +227,7 @@ func shownSeverity(res *diag.Result) diag.Severity {
 
 // Count fills r.Summary's counts from r.Results; Score is left as it is.
 func (r *Report) Count() {
-	s := Summary{Score: r.Summary.Score}
+	s := Summary{Score: r.Summary.Score, Weights: r.Summary.Weights}
 	for i := range r.Results {
 		res := &r.Results[i]
 		switch res.Outcome {

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/engine"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+const mergeUsage = `Usage: evalgate merge [--json FILE] [--sarif FILE] [--junit FILE] [--format text|json|github]
+                      [--category NAME] [--fail-on LEVEL] REPORT.json...
+
+Joins the JSON reports of one shard set (evalgate check --all --shard K/N
+--json FILE, for each K of N) into the report of one run, and writes it in
+every format as check would: one SARIF run, so that one upload replaces the
+last. The exit status is check's for the joined report; 2 when the reports
+are not one complete set.
+`
+
+// runMerge is `evalgate merge` (README "Shards").
+func runMerge(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("merge")
+	var (
+		format    = fs.String("format", defaultFormat(), "")
+		jsonFile  = fs.String("json", "", "")
+		sarifFile = fs.String("sarif", "", "")
+		junitFile = fs.String("junit", "", "")
+		category  = fs.String("category", "", "")
+		failOn    = fs.String("fail-on", "error", "")
+	)
+	files, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, mergeUsage)
+		return exitOK
+	}
+	if err != nil {
+		return usageErr(stderr, "merge: %v", err)
+	}
+	f, err := report.ParseFormat(*format)
+	if err != nil {
+		return usageErr(stderr, "--format: %v", err)
+	}
+	level, err := parseFailOn(*failOn)
+	if err != nil {
+		return usageErr(stderr, "--fail-on: %v", err)
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+		return exitInternal
+	}
+	rep, err := engine.Merge(engine.MergeOptions{Dir: dir, Files: files, FailOn: level, Category: *category})
+	code, done := runStatus(rep, err, stderr)
+	if done {
+		return code
+	}
+	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
+	out := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
+	if werr := out.write(rep, f, stdout, term); werr != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
+		return exitInternal
+	}
+	return code
+}

@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"bufio"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/report"
+)
+
+// MergeOptions are `evalgate merge`'s.
+type MergeOptions struct {
+	Dir      string   // the working directory, absolute
+	Files    []string // the shards' JSON reports, as given
+	FailOn   diag.Severity
+	Category string
+}
+
+// Merge joins the JSON reports of one shard set into the report one unsharded run would have written
+// (README "Shards"): it checks that they are one complete set (the same evalgate and config, each
+// shard of N exactly once), joins their results in report order, adds up the suites' weights, adds
+// suite_below_target where a suite seen whole misses its target, and recomputes the summary, the
+// score and blocking. A set that is not complete is a *UsageError naming what is wrong.
+func Merge(o MergeOptions) (*report.Report, error) {
+	start := time.Now()
+	if len(o.Files) == 0 {
+		return nil, usagef("merge: give the JSON reports of a shard set (evalgate check --all --shard K/N --json FILE)")
+	}
+	reps := make([]*report.Report, len(o.Files))
+	for i, name := range o.Files {
+		path := name
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(o.Dir, name)
+		}
+		r, err := readReport(path)
+		if err != nil {
+			return nil, usagef("merge: %s: %v", name, err)
+		}
+		reps[i] = r
+	}
+	if err := checkShardSet(o.Files, reps); err != nil {
+		return nil, err
+	}
+	first := reps[0]
+	m := &report.Report{
+		Tool:     first.Tool,
+		Scope:    report.Scope{Mode: report.ScopeAll, Config: first.Scope.Config},
+		Category: o.Category,
+	}
+	var sum report.Weights
+	suites := map[string]*report.Suite{}
+	scored := false
+	for _, r := range reps {
+		m.Scope.Files = append(m.Scope.Files, r.Scope.Files...)
+		m.Results = append(m.Results, r.Results...)
+		m.Baseline = m.Baseline || r.Baseline
+		for _, n := range r.Notices {
+			if !slices.Contains(m.Notices, n) {
+				m.Notices = append(m.Notices, n)
+			}
+		}
+		if r.Summary.Score != nil {
+			scored = true
+			sum.Pass += r.Summary.Weights.Pass
+			sum.Total += r.Summary.Weights.Total
+		}
+		for _, s := range r.Suites {
+			su := suites[s.Name]
+			if su == nil {
+				su = &report.Suite{Name: s.Name, Target: s.Target, Pos: s.Pos}
+				suites[s.Name] = su
+			}
+			su.Weights.Pass += s.Weights.Pass
+			su.Weights.Total += s.Weights.Total
+		}
+	}
+	slices.Sort(m.Scope.Files)
+	m.Scope.Files = slices.Compact(m.Scope.Files)
+	if scored {
+		score := sum.Score()
+		m.Summary.Score, m.Summary.Weights = &score, sum
+	}
+	cfgFile := ""
+	if c := m.Scope.Config; c != nil {
+		cfgFile = c.File
+	}
+	for _, name := range slices.Sorted(maps.Keys(suites)) {
+		su := suites[name]
+		su.Score = su.Weights.Score()
+		su.Met = su.Score >= su.Target
+		m.Suites = append(m.Suites, *su)
+		if !su.Met {
+			m.Results = append(m.Results, suiteBelowTarget(cfgFile, su.Pos, name, su.Score, su.Target))
+		}
+	}
+	m.Finish(o.FailOn, start)
+	return m, nil
+}
+
+// readReport reads one shard's JSON report.
+func readReport(path string) (*report.Report, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read it: %s", repofs.Reason(err))
+	}
+	defer f.Close()
+	return report.ReadJSON(bufio.NewReaderSize(f, 1<<16))
+}
+
+// checkShardSet says what keeps reports from being one complete shard set, naming the files.
+func checkShardSet(files []string, reps []*report.Report) error {
+	first := reps[0]
+	if first.Scope.Shard == nil {
+		return usagef("merge: %s is not a shard's report (its scope.shard is null): write each with evalgate check --all --shard K/N --json FILE", files[0])
+	}
+	n := first.Scope.Shard.Count
+	given := make([]string, n+1) // the file of each shard index
+	for i, r := range reps {
+		sh := r.Scope.Shard
+		switch {
+		case sh == nil:
+			return usagef("merge: %s is not a shard's report (its scope.shard is null)", files[i])
+		case sh.Count != n:
+			return usagef("merge: %s is shard %d/%d but %s is shard %d/%d: one set splits into one number of shards", files[i], sh.Index, sh.Count, files[0], first.Scope.Shard.Index, n)
+		case r.Tool != first.Tool:
+			return usagef("merge: %s was written by %s %s, %s by %s %s: a set comes from one evalgate", files[i], r.Tool.Name, r.Tool.Version, files[0], first.Tool.Name, first.Tool.Version)
+		case configHash(r) != configHash(first):
+			return usagef("merge: %s and %s were checked with different configs (sha256 %s and %s)", files[0], files[i], configHash(first), configHash(r))
+		case given[sh.Index] != "":
+			return usagef("merge: shard %d/%d is given twice: %s and %s", sh.Index, n, given[sh.Index], files[i])
+		}
+		given[sh.Index] = files[i]
+	}
+	var missing []string
+	for k := 1; k <= n; k++ {
+		if given[k] == "" {
+			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return nil
+	case 1:
+		return usagef("merge: shard %s is missing", missing[0])
+	}
+	return usagef("merge: shards %s are missing", strings.Join(missing, ", "))
+}
+
+// configHash is the SHA-256 of a report's config, or "none".
+func configHash(r *report.Report) string {
+	if r.Scope.Config == nil {
+		return "none"
+	}
+	return r.Scope.Config.SHA256
+}

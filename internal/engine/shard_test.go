@@ -1,0 +1,239 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+// shardTree writes a random repository: pages in a few folders, with tool:contains evals that pass
+// or fail, a suite by path and one by eval-suite, and the repository's own EvalCase fixtures,
+// candidates and jevcheck contract, so that every kind of result can land in any shard.
+func shardTree(t *testing.T, seed uint64) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 7))
+	files := map[string]string{".evalgate.yaml": `version: 1
+suites:
+  guides:
+    target-pass-rate: 0.8
+    pages: ["guide/**/*.md"]
+    evals:
+      - id: says-run
+        grader: tool:contains
+        options: {text: "run"}
+  ref:
+    target-pass-rate: 1
+    evals:
+      - id: has-title
+        grader: tool:headings
+        options: {required: ["Title"]}
+evalcase:
+  include: ["evals/**/cases/**/*.jsonl"]
+  candidates: ["evals/**/candidates/*.jsonl"]
+jev:
+  - contract: evals/jev/support-triage.json
+    answers: evals/jev/replays/jev-1.14.json
+    candidate-model: jev-1.14
+  - contract: evals/jev/support-triage.json
+    answers: evals/jev/replays/jev-1.15.json
+    candidate-model: jev-1.15
+`}
+	for i := range 5 + rng.IntN(40) {
+		dir := []string{"guide", "guide/deep", "ref", "misc"}[rng.IntN(4)]
+		body := "# Title\n\nrun the tool\n"
+		if rng.IntN(3) == 0 {
+			body = "# Other\n\nnothing here\n"
+		}
+		front := "---\nevals:\n  - id: mentions-tool\n    grader: tool:contains\n    options: {text: tool}\n"
+		if dir == "ref" {
+			front += "eval-suite: ref\n"
+		}
+		if rng.IntN(5) == 0 {
+			front = "---\ntitle: no evals\n"
+		}
+		files[fmt.Sprintf("%s/p%02d.md", dir, i)] = front + "---\n" + body
+	}
+	err := filepath.WalkDir(filepath.Join("..", "..", "evals"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(filepath.Join("..", ".."), p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return testfs.Tree(t, files)
+}
+
+// comparable writes r in JSON, SARIF and JUnit without what differs between runs of the same work:
+// durations and the run's notices.
+func comparable(t *testing.T, r *report.Report) map[string]string {
+	t.Helper()
+	r.Duration, r.Notices = 0, nil
+	for i := range r.Results {
+		r.Results[i].DurationMS = 0
+	}
+	out := map[string]string{}
+	for name, write := range map[string]func(*bytes.Buffer, *report.Report) error{
+		"json":  func(b *bytes.Buffer, r *report.Report) error { return report.WriteJSON(b, r) },
+		"sarif": func(b *bytes.Buffer, r *report.Report) error { return report.WriteSARIF(b, r) },
+		"junit": func(b *bytes.Buffer, r *report.Report) error { return report.WriteJUnit(b, r) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = b.String()
+	}
+	return out
+}
+
+// TestShardsMerge: for random trees and N from 1 to 7, the N shards check every selected file
+// exactly once between them, and a merge of their JSON reports is the unsharded report, in JSON,
+// SARIF and JUnit, except for durations (README "Shards").
+func TestShardsMerge(t *testing.T) {
+	for seed := range uint64(4) {
+		dir := shardTree(t, seed)
+		whole, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := comparable(t, whole)
+		for n := 1; n <= 7; n++ {
+			var names []string
+			seen := map[string]int{}
+			for k := 1; k <= n; k++ {
+				rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: 2,
+					Shard: &report.Shard{Index: k, Count: n}})
+				if err != nil {
+					t.Fatalf("seed %d, shard %d/%d: %v", seed, k, n, err)
+				}
+				for _, f := range rep.Scope.Files {
+					seen[f]++
+				}
+				if rep.Scope.Shard == nil || *rep.Scope.Shard != (report.Shard{Index: k, Count: n}) {
+					t.Fatalf("shard %d/%d: scope.shard %v", k, n, rep.Scope.Shard)
+				}
+				for _, s := range rep.Suites {
+					if !s.Partial {
+						t.Errorf("shard %d/%d: suite %s is not partial", k, n, s.Name)
+					}
+				}
+				name := filepath.Join(t.TempDir(), fmt.Sprintf("shard-%d.json", k))
+				var b bytes.Buffer
+				if err := report.WriteJSON(&b, rep); err != nil {
+					t.Fatal(err)
+				}
+				os.WriteFile(name, b.Bytes(), 0o644)
+				names = append(names, name)
+			}
+			for _, f := range whole.Scope.Files {
+				if seen[f] != 1 {
+					t.Errorf("seed %d, N=%d: %s is checked by %d shards", seed, n, f, seen[f])
+				}
+			}
+			if len(seen) != len(whole.Scope.Files) {
+				t.Errorf("seed %d, N=%d: the shards checked %d files, the whole run %d", seed, n, len(seen), len(whole.Scope.Files))
+			}
+			rand.New(rand.NewPCG(seed, uint64(n))).Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+			merged, err := Merge(MergeOptions{Dir: dir, Files: names, FailOn: diag.SeverityError})
+			if err != nil {
+				t.Fatalf("seed %d, N=%d: %v", seed, n, err)
+			}
+			got := comparable(t, merged)
+			for _, format := range []string{"json", "sarif", "junit"} {
+				if got[format] != want[format] {
+					t.Errorf("seed %d, N=%d: the merged %s differs from the whole run's:\n%s", seed, n, format, firstDiff(want[format], got[format]))
+				}
+			}
+		}
+	}
+}
+
+// firstDiff shows the first line where a and b differ.
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range min(len(al), len(bl)) {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  want %s\n  got  %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("lengths %d and %d lines", len(al), len(bl))
+}
+
+// TestMergeRefusesIncompleteSets: a set with a shard missing, given twice, of another N, of
+// another config or not sharded at all is a usage error that names the fault.
+func TestMergeRefusesIncompleteSets(t *testing.T) {
+	dir := shardTree(t, 1)
+	write := func(name string, opts Options) string {
+		opts.Mode, opts.Dir, opts.All = ModeCheck, dir, true
+		rep, err := Run(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		report.WriteJSON(&b, rep)
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, b.Bytes(), 0o644)
+		return p
+	}
+	s1 := write("s1.json", Options{Shard: &report.Shard{Index: 1, Count: 3}})
+	s2 := write("s2.json", Options{Shard: &report.Shard{Index: 2, Count: 3}})
+	s3 := write("s3.json", Options{Shard: &report.Shard{Index: 3, Count: 3}})
+	other := write("other.json", Options{Shard: &report.Shard{Index: 2, Count: 4}})
+	whole := write("whole.json", Options{})
+	os.WriteFile(filepath.Join(dir, ".evalgate.yaml"), append(must(os.ReadFile(filepath.Join(dir, ".evalgate.yaml"))), "# edited\n"...), 0o644)
+	edited := write("edited.json", Options{Shard: &report.Shard{Index: 3, Count: 3}})
+	for _, tt := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{s1, s3}, "shard 2/3 is missing"},
+		{[]string{s1}, "shards 2/3, 3/3 are missing"},
+		{[]string{s1, s2, s2, s3}, "shard 2/3 is given twice"},
+		{[]string{s1, other, s3}, "is shard 2/4 but"},
+		{[]string{s1, s2, edited}, "different configs"},
+		{[]string{whole, s1}, "is not a shard's report"},
+		{[]string{s1, s2, filepath.Join(dir, "nothing.json")}, "cannot read it"},
+		{nil, "give the JSON reports"},
+	} {
+		_, err := Merge(MergeOptions{Dir: dir, Files: tt.files})
+		var uerr *UsageError
+		if !asUsage(err, &uerr) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v: %v, want a usage error with %q", tt.files, err, tt.want)
+		}
+	}
+	if slices.Contains([]string{s1, s2, s3}, "") {
+		t.Fatal("a shard report was not written")
+	}
+	if _, err := Merge(MergeOptions{Dir: dir, Files: []string{s3, s1, s2}}); err != nil {
+		t.Errorf("a complete set in any order: %v", err)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+func asUsage(err error, target **UsageError) bool {
+	u, ok := err.(*UsageError)
+	*target = u
+	return ok
+}

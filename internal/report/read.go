@@ -1,0 +1,112 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// ReadJSON reads a JSON report that WriteJSON wrote (README "Shards": `evalgate merge` joins them)
+// back into the Report it was written from, except for what the JSON report leaves out (Seen, the
+// wall time, the category). A report of another version, or one whose values are out of their
+// range, is an error that says where.
+func ReadJSON(rd io.Reader) (*Report, error) {
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	var in jsonReport
+	if err := dec.Decode(&in); err != nil {
+		return nil, fmt.Errorf("not an evalgate JSON report: %v", err)
+	}
+	if in.Version != 1 {
+		return nil, fmt.Errorf("report version %d; this evalgate reads version 1", in.Version)
+	}
+	r := &Report{
+		Tool:    Tool{Name: in.Tool.Name, Version: in.Tool.Version},
+		Scope:   Scope{Mode: in.Scope.Mode, Files: in.Scope.Files},
+		Notices: in.Notices,
+		Summary: Summary{Score: in.Summary.Score, Weights: Weights(in.Summary.Weights)},
+	}
+	if !slices.Contains([]string{ScopeAll, ScopePaths, ScopeChanged}, r.Scope.Mode) {
+		return nil, fmt.Errorf("scope.mode %q is not all, paths or changed", r.Scope.Mode)
+	}
+	if in.Scope.Base != nil {
+		r.Scope.Base = *in.Scope.Base
+	}
+	if sh := in.Scope.Shard; sh != nil {
+		if sh.Count < 1 || sh.Index < 1 || sh.Index > sh.Count {
+			return nil, fmt.Errorf("scope.shard %d/%d is no part of a split", sh.Index, sh.Count)
+		}
+		r.Scope.Shard = &Shard{Index: sh.Index, Count: sh.Count}
+	}
+	if c := in.Scope.Config; c != nil {
+		r.Scope.Config = &ConfigFile{File: c.File, SHA256: c.SHA256}
+	}
+	r.Baseline = in.Scope.Baseline
+	for _, s := range in.Suites {
+		r.Suites = append(r.Suites, Suite{Name: s.Name, Score: s.Score, Target: s.Target, Met: s.Met, Partial: s.Partial,
+			Weights: Weights(s.Weights), Pos: pos(s.Line, s.Column)})
+	}
+	r.Results = make([]diag.Result, 0, len(in.Results))
+	for i, j := range in.Results {
+		res, err := fromJSONResult(j)
+		if err != nil {
+			return nil, fmt.Errorf("results[%d]: %v", i, err)
+		}
+		r.Results = append(r.Results, res)
+	}
+	r.Count()
+	return r, nil
+}
+
+func fromJSONResult(j jsonResult) (diag.Result, error) {
+	res := diag.Result{
+		File: j.File, Pos: pos(j.Line, j.Column), Check: j.Check, Outcome: diag.Outcome(j.Outcome),
+		Blocking: j.Blocking, Baselined: j.Baselined, Code: j.Code, Message: j.Message, DurationMS: j.DurationMS,
+		Evidence: j.Evidence, Verdictless: j.Note,
+	}
+	for _, f := range []struct {
+		to   *string
+		from *string
+	}{{&res.CaseID, j.CaseID}, {&res.Grader, j.Grader}, {&res.Type, j.Type}, {&res.Key, j.Key}, {&res.Assertion, j.Assertion}} {
+		if f.from != nil {
+			*f.to = *f.from
+		}
+	}
+	if j.Weight != nil {
+		res.Weight = *j.Weight
+	}
+	if len(res.Evidence) == 0 {
+		res.Evidence = nil
+	}
+	src := slices.IndexFunc(sources, func(s diag.Source) bool { return s.String() == j.Source })
+	if src < 0 {
+		return res, fmt.Errorf("source %q is not config, page, evalcase or jev", j.Source)
+	}
+	res.Source = sources[src]
+	sev := slices.IndexFunc(diag.Severities, func(s diag.Severity) bool { return s.String() == j.Severity })
+	if sev < 0 {
+		return res, fmt.Errorf("severity %q is not error, warning or info", j.Severity)
+	}
+	res.Severity = diag.Severities[sev]
+	if !slices.Contains(diag.Outcomes, res.Outcome) {
+		return res, fmt.Errorf("outcome %q is not one of %v", j.Outcome, diag.Outcomes)
+	}
+	return res, nil
+}
+
+// sources are the results' sources, in report order.
+var sources = []diag.Source{diag.SourceConfig, diag.SourcePage, diag.SourceEvalCase, diag.SourceJev}
+
+func pos(line, col *int) diag.Pos {
+	var p diag.Pos
+	if line != nil {
+		p.Line = *line
+	}
+	if col != nil {
+		p.Col = *col
+	}
+	return p
+}

@@ -1,0 +1,58 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestReadJSONRoundTrip: a report read back from its JSON writes the same JSON, and the same
+// SARIF and JUnit, so that a merge of shards loses nothing.
+func TestReadJSONRoundTrip(t *testing.T) {
+	for name, r := range map[string]*Report{"sample": sample(), "baselined": baselinedSample(), "judged": judgedReport(),
+		"edge": sarifEdgeReport(), "hostile": sarifHostileReport()} {
+		r.Scope.Shard, r.Scope.Config = &Shard{Index: 2, Count: 3}, &ConfigFile{File: ".evalgate.yaml", SHA256: "ab12"}
+		r.ValidUTF8() // as Finish leaves every report
+		var first bytes.Buffer
+		if err := WriteJSON(&first, r); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadJSON(bytes.NewReader(first.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		var second bytes.Buffer
+		if err := WriteJSON(&second, back); err != nil {
+			t.Fatal(err)
+		}
+		if first.String() != second.String() {
+			t.Errorf("%s: the JSON changed on the way back:\n%s\nthen\n%s", name, first.String(), second.String())
+		}
+		back.Duration, back.Category, back.Seen = r.Duration, r.Category, r.Seen
+		if a, b := writeSARIF(t, r), writeSARIF(t, back); !bytes.Equal(a, b) {
+			t.Errorf("%s: the SARIF changed on the way back", name)
+		}
+		if a, b := writeJUnit(t, r), writeJUnit(t, back); !bytes.Equal(a, b) {
+			t.Errorf("%s: the JUnit changed on the way back", name)
+		}
+	}
+}
+
+// TestReadJSONFaults: what is no report of this version says why.
+func TestReadJSONFaults(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"", "not an evalgate JSON report"},
+		{`{"version": 2}`, "report version 2"},
+		{`{"version": 1, "extra": 1}`, `unknown field "extra"`},
+		{`{"version": 1, "scope": {"mode": "some"}}`, `scope.mode "some"`},
+		{`{"version": 1, "scope": {"mode": "all", "shard": {"index": 4, "count": 3}}}`, "scope.shard 4/3"},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "maybe"}]}`, `results[0]: outcome "maybe"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "web", "severity": "error", "outcome": "pass"}]}`, `results[0]: source "web"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "fatal", "outcome": "pass"}]}`, `results[0]: severity "fatal"`},
+	} {
+		_, err := ReadJSON(strings.NewReader(tt.text))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %q", tt.text, err, tt.want)
+		}
+	}
+}
