@@ -17,15 +17,15 @@ mkdir -p "$runner_temp"
 go build -o "$work/run-action" .ci/run-action.go
 
 passed=0
-# scenario NAME WANT_STATUS [-with NAME=VALUE]...: runs the action; its outputs
-# land in $work/NAME.out as NAME=VALUE lines.
+# scenario NAME WANT_STATUS [-with NAME=VALUE]...: runs the action ("" for any exit status); its
+# outputs land in $work/NAME.out as NAME=VALUE lines.
 scenario() {
   local name=$1 want=$2 status=0
   shift 2
   step "$name (want exit status $want)"
   "$work/run-action" -runner-temp "$runner_temp" "$@" action.yml > "$work/$name.out" || status=$?
   sed 's/^/  output /' "$work/$name.out"
-  [ "$status" = "$want" ] || die "$name: exit status $status, want $want"
+  [ -z "$want" ] || [ "$status" = "$want" ] || die "$name: exit status $status, want $want"
 }
 # output NAME KEY: the action output KEY of scenario NAME.
 output() { sed -n "s/^$2=//p" "$work/$1.out"; }
@@ -65,6 +65,20 @@ passed=$((passed + 1))
 scenario no-judge 0 -with changed-only=false -with fail-on=none -with judge=none -with max-judge-calls=0 -with sarif-file=
 [ "$(output no-judge pending)" = "$(output full-run pending)" ] || die "no-judge: pending $(output no-judge pending), want $(output full-run pending)"
 passed=$((passed + 1))
+
+for k in 1 2 3; do
+  scenario "shard-$k" "" -with changed-only=false -with shard="$k/3" -with sarif-file= -with json-file="$work/shard-$k.json"
+  [ -s "$work/shard-$k.json" ] || die "shard-$k: no JSON report"
+done
+scenario merge 1 -with merge="$work/shard-1.json
+  $work/shard-2.json
+$work/shard-3.json" -with sarif-file="$work/merged.sarif"
+[ "$(output merge fail)" = "$(output blocking fail)" ] || die "merge: fail $(output merge fail), the whole run's $(output blocking fail)"
+[ "$(output merge pass)" = "$(output blocking pass)" ] || die "merge: pass $(output merge pass), the whole run's $(output blocking pass)"
+[ -s "$work/merged.sarif" ] || die "merge: no SARIF"
+scenario merge-incomplete 2 -with merge="$work/shard-1.json" -with sarif-file=
+scenario shard-changed-only 2 -with shard=1/3
+passed=$((passed + 4))
 
 scenario unknown-judge 2 -with changed-only=false -with judge=nope -with sarif-file=
 scenario bad-changed-only 2 -with changed-only=maybe

@@ -89,6 +89,8 @@ var wantInputs = map[string]*string{
 	"baseline":                 ptr(""),
 	"judge":                    ptr(""),
 	"max-judge-calls":          ptr(""),
+	"shard":                    ptr(""),
+	"merge":                    ptr(""),
 }
 
 var wantOutputs = []string{"pass", "fail", "error", "skip", "pending", "score", "sarif-file", "json-file"}
