@@ -1,8 +1,10 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 
@@ -114,7 +116,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 			Baselined: r.Summary.Baselined, Weights: jsonWeights(r.Summary.Weights),
 		},
 		Suites:  make([]jsonSuite, 0, len(r.Suites)),
-		Results: make([]jsonResult, 0, len(r.Results)),
+		Results: []jsonResult{},
 		Notices: nonNil(r.Notices),
 	}
 	if sh := r.Scope.Shard; sh != nil {
@@ -133,10 +135,52 @@ func WriteJSON(w io.Writer, r *Report) error {
 		js.Line, js.Column = optPos(s.Pos)
 		out.Suites = append(out.Suites, js)
 	}
-	for i := range r.Results {
-		out.Results = append(out.Results, toJSONResult(&r.Results[i]))
+	return writeReportJSON(w, out, r.Results)
+}
+
+// writeReportJSON writes out with results as its results, one result at a time: the encoded report
+// is never held whole, only one result's JSON (README "Results, outcomes and blocking"). The bytes
+// are those of encoding out with every result in it, indented.
+func writeReportJSON(w io.Writer, out jsonReport, results []diag.Result) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head, err := indentedJSON(out, "")
+	if err != nil {
+		return err
 	}
-	return writeIndentedJSON(w, out)
+	// head ends `"results": [],\n  "notices": ...\n}\n`: the results go between the brackets.
+	at := bytes.LastIndex(head, []byte(`"results": []`))
+	if at < 0 {
+		return fmt.Errorf("report: no results in the encoded report")
+	}
+	at += len(`"results": [`)
+	bw.Write(guardJSON(head[:at]))
+	for i := range results {
+		sep := ",\n    "
+		if i == 0 {
+			sep = "\n    "
+		}
+		one, err := indentedJSON(toJSONResult(&results[i]), "    ")
+		if err != nil {
+			return err
+		}
+		bw.WriteString(sep)
+		bw.Write(guardJSON(bytes.TrimSuffix(one, []byte("\n"))))
+	}
+	if len(results) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.Write(guardJSON(head[at:]))
+	return bw.Flush()
+}
+
+// indentedJSON is v encoded as writeIndentedJSON does, each line after the first starting with prefix.
+func indentedJSON(v any, prefix string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent(prefix, "  ")
+	err := enc.Encode(v)
+	return buf.Bytes(), err
 }
 
 func toJSONResult(r *diag.Result) jsonResult {

@@ -56,3 +56,33 @@ func TestReadJSONFaults(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReadJSON: whatever a shard's report file holds, ReadJSON returns a report or an error, never
+// a panic; a report it accepts writes JSON it accepts again, unchanged the second time.
+func FuzzReadJSON(f *testing.F) {
+	for _, r := range []*Report{sample(), judgedReport(), {Scope: Scope{Mode: ScopeAll}}} {
+		var b bytes.Buffer
+		WriteJSON(&b, r)
+		f.Add(b.Bytes())
+	}
+	f.Add([]byte(`{"version": 1, "scope": {"mode": "all", "shard": {"index": 1, "count": 2}}, "results": [{"source": "page", "severity": "info", "outcome": "skip", "line": -3}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := ReadJSON(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		r.ValidUTF8()
+		var once, twice bytes.Buffer
+		if err := WriteJSON(&once, r); err != nil {
+			t.Fatalf("a report read could not be written: %v", err)
+		}
+		back, err := ReadJSON(bytes.NewReader(once.Bytes()))
+		if err != nil {
+			t.Fatalf("evalgate's own JSON was refused: %v\n%s", err, once.Bytes())
+		}
+		WriteJSON(&twice, back)
+		if once.String() != twice.String() {
+			t.Fatalf("the JSON changed on a second round:\n%s\nthen\n%s", once.Bytes(), twice.Bytes())
+		}
+	})
+}
