@@ -81,6 +81,9 @@ ai:
 	if err != nil {
 		t.Fatal(err)
 	}
+	ts.Close() // waits for a handler still running past a timeout
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
 	for _, r := range rep.Results {
 		if r.Check == "says" && !r.Verdictless {
 			return r, srv.n, srv.keys

@@ -228,31 +228,44 @@ func (c *checker) indexFixture(ctx context.Context, fi int) error {
 	}
 	defer f.Close()
 	c.real[fi] = real
-	return c.eachLine(ctx, f, rel, inScope, func(ln rawLine) { c.caseLine(fi, rel, ln, inScope) })
+	return c.eachCase(ctx, f, rel, inScope, func(ln rawLine, d *decodedCase) { c.caseLine(fi, rel, ln, inScope, d) })
 }
 
 // eachLine calls line with each line of the file rel, looking at the
 // context every checkEvery lines; a read that fails midway is the file's
 // target_unreadable at the line it stopped on.
 func (c *checker) eachLine(ctx context.Context, f *os.File, rel string, inScope bool, line func(rawLine)) error {
+	lr, err := c.readLines(ctx, f, line)
+	if err != nil {
+		return err
+	}
+	c.readFailed(rel, inScope, lr)
+	return nil
+}
+
+// readLines calls line with each line of f, looking at the context every checkEvery lines.
+func (c *checker) readLines(ctx context.Context, f *os.File, line func(rawLine)) (*lineReader, error) {
 	lr := newLineReader(f, c.limit)
 	for n := 0; ; n++ {
 		if n%checkEvery == 0 && ctx.Err() != nil {
-			return ctx.Err()
+			return lr, ctx.Err()
 		}
 		ln, ok := lr.next()
 		if !ok {
-			break
+			return lr, nil
 		}
 		line(ln)
 	}
+}
+
+// readFailed reports a read that failed midway as the file's target_unreadable at the line it stopped on.
+func (c *checker) readFailed(rel string, inScope bool, lr *lineReader) {
 	if err := lr.Err(); err != nil && inScope {
 		c.emit(diag.Result{
 			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: lr.no + 1}, Check: diag.CheckDefinition,
 			Outcome: diag.Error, Severity: diag.SeverityError, Code: "target_unreadable", Message: "cannot read " + rel + ": " + repofs.Reason(err),
 		})
 	}
-	return nil
 }
 
 // internalError turns a panic while checking one line into that line's
@@ -290,24 +303,19 @@ func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool) bool {
 }
 
 // caseLine validates one fixture line and indexes its case.
-func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool) {
+// d is what decoding the line found (decodeLine): the fast path's case, else, when it doubted the
+// line (a null, 1.0, or a fault), the authoritative validation's faults.
+func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *decodedCase) {
 	defer c.recoverLine(rel, ln, inScope)
 	if !c.lineStarts("case", rel, ln, inScope) {
 		return
 	}
-	var info caseInfo
-	w, valid := fastCase(ln.Text)
-	if valid {
-		info.id = w.ID
-		info.asserts, info.report = w.mask()
-	} else {
-		// The fast path doubts the line (a null, 1.0, or a fault): the authoritative validation decides.
-		var fs faults
-		fs, info = validateCase(ln.Text, ln.No)
-		valid = fs.total == 0
-		if inScope {
-			c.emitFaults(rel, ln, fs, info.id)
-		}
+	if d.panic != nil {
+		panic(d.panic)
+	}
+	info, valid := d.info, d.valid
+	if inScope && d.faults.total > 0 {
+		c.emitFaults(rel, ln, d.faults, info.id)
 	}
 	id := info.id
 	if id == "" {

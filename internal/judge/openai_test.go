@@ -98,6 +98,7 @@ func TestOpenAI(t *testing.T) {
 			o.Temperature = &temp
 		}
 		reply, err := o.Ask(context.Background(), testPrompt)
+		ts.Close() // waits for a handler still running past the timeout
 		got := ""
 		if err == nil {
 			v, perr := Parse(reply.Text, []byte("Run the installer."), reply.Fenced)
@@ -122,7 +123,6 @@ func TestOpenAI(t *testing.T) {
 				t.Errorf("%s: wait %d is %v, want %v", tt.name, i, waits[i], tt.waits[i])
 			}
 		}
-		ts.Close()
 		if len(srv.requests) == 0 {
 			continue
 		}
