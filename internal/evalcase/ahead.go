@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"sync"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // Pass 1 decodes a fixture's lines on every core (README "Results, scope and memory"): decoding a
@@ -108,5 +110,85 @@ func (c *checker) eachCase(ctx context.Context, f *os.File, rel string, inScope 
 		return r.err
 	}
 	c.readFailed(rel, inScope, r.lr) // after every line's results, as a read in order does
+	return nil
+}
+
+// Pass 2 likewise: matching candidates with their cases (which case is answered, which candidate is
+// a second one) is done in order on the calling goroutine, and so is re-reading each case's line;
+// the assertions, the costly part, run on every core; results are handed on in candidate order.
+
+// candidateSlot is one candidate line's results, and its assertions still to run.
+type candidateSlot struct {
+	results []diag.Result
+	job     *assertJob
+}
+
+type candidateBatch struct {
+	slots []*candidateSlot
+	done  chan struct{}
+}
+
+// eachCandidate checks every line of the candidates file f (README "Results, scope and memory").
+func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inScope bool) error {
+	emit := c.emit
+	var cur *candidateSlot
+	c.emit = func(r diag.Result) { cur.results = append(cur.results, r) } // this goroutine's, while it reads
+	workers := runtime.GOMAXPROCS(0)
+	batches := make(chan *candidateBatch, workers)
+	ordered := make(chan *candidateBatch, 2*workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range batches {
+				for _, s := range b.slots {
+					if s.job != nil {
+						c.assert(s.job, func(r diag.Result) { s.results = append(s.results, r) })
+						s.job = nil
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	handed := make(chan struct{})
+	go func() {
+		defer close(handed)
+		for b := range ordered {
+			<-b.done
+			for _, s := range b.slots {
+				for _, r := range s.results {
+					emit(r)
+				}
+			}
+		}
+	}()
+	b := &candidateBatch{done: make(chan struct{})}
+	send := func() {
+		batches <- b
+		ordered <- b
+		b = &candidateBatch{done: make(chan struct{})}
+	}
+	lr, err := c.readLines(ctx, f, func(ln rawLine) {
+		cur = &candidateSlot{}
+		cur.job = c.candidateLine(rel, ln, inScope)
+		b.slots = append(b.slots, cur)
+		if len(b.slots) == aheadLines {
+			send()
+		}
+	})
+	if len(b.slots) > 0 {
+		send()
+	}
+	close(batches)
+	close(ordered)
+	wg.Wait()
+	<-handed
+	c.emit = emit
+	if err != nil {
+		return err
+	}
+	c.readFailed(rel, inScope, lr)
 	return nil
 }

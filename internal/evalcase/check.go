@@ -1,6 +1,7 @@
 package evalcase
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -271,15 +272,18 @@ func (c *checker) readFailed(rel string, inScope bool, lr *lineReader) {
 // internalError turns a panic while checking one line into that line's
 // result (README "Exit statuses").
 func (c *checker) internalError(v any, file string, line int, check, caseID string, sev diag.Severity, report bool) {
-	if !report {
-		return
+	if report {
+		c.emit(internalResult(v, file, line, check, caseID, sev))
 	}
-	c.emit(diag.Result{
+}
+
+func internalResult(v any, file string, line int, check, caseID string, sev diag.Severity) diag.Result {
+	return diag.Result{
 		Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1}, Check: check, CaseID: caseID,
 		Outcome: diag.Error, Severity: sev, Code: "internal_error",
 		Message:  fmt.Sprintf("internal error: %v", v),
 		Evidence: diag.BoundEvidence(map[string]any{"stack": string(debug.Stack())}),
-	})
+	}
 }
 
 // recoverLine, deferred by the readers of one line, turns a panic into that line's internal_error.
@@ -383,12 +387,12 @@ func (c *checker) candidatesFile(ctx context.Context, rel string) error {
 		return nil
 	}
 	defer f.Close()
-	return c.eachLine(ctx, f, rel, inScope, func(ln rawLine) { c.candidateLine(rel, ln, inScope) })
+	return c.eachCandidate(ctx, f, rel, inScope)
 }
 
-// candidateLine checks one candidate: it validates the line, matches it
-// with its case and runs the case's assertions on it.
-func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
+// candidateLine checks one candidate: it validates the line and matches it
+// with its case; the job it returns, if any, runs the case's assertions on it.
+func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *assertJob) {
 	defer c.recoverLine(rel, ln, inScope)
 	if !c.lineStarts("candidate", rel, ln, inScope) {
 		return
@@ -429,9 +433,11 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) {
 	}
 	ref.answered = true
 	if !ref.valid || !c.scope[ref.file] && (!inScope || c.req.ByFixture) {
-		return
+		return nil
 	}
-	c.assert(ref, w)
+	// The case's line is read here, in order (the line cache is no one else's); the job copies it.
+	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
+	return &assertJob{ref: *ref, w: w, text: bytes.Clone(text), err: err, file: c.req.Fixtures[ref.file]}
 }
 
 // candidateFault reports a valid candidate's bookkeeping result at its case_id, whose value is at pos
@@ -463,22 +469,33 @@ type assertionDoc struct {
 }
 
 // assert re-reads a case and runs its assertions on the candidate w.
-func (c *checker) assert(ref *caseRef, w *candidateWire) {
-	file := c.req.Fixtures[ref.file]
+// assertJob is the assertions of one case on its candidate: everything they need, so that they run on
+// any core.
+type assertJob struct {
+	ref  caseRef
+	w    *candidateWire
+	text []byte // the case's line, re-read
+	err  error  // why it could not be re-read
+	file string
+}
+
+// assert runs the job's assertions, handing each result to out.
+func (c *checker) assert(j *assertJob, out func(diag.Result)) {
+	ref, w := &j.ref, j.w
 	line := int(ref.line)
-	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
 	var doc caseDoc
+	err := j.err
 	if err == nil {
-		err = decodeCase(text, &doc)
+		err = decodeCase(j.text, &doc)
 	}
 	if err == nil && doc.ID != ref.id {
 		err = errors.New("the line no longer holds this case")
 	}
 	if err != nil {
-		c.emit(diag.Result{
-			Source: diag.SourceEvalCase, File: file, Pos: diag.Pos{Line: line, Col: 1}, Check: diag.CheckDefinition,
+		out(diag.Result{
+			Source: diag.SourceEvalCase, File: j.file, Pos: diag.Pos{Line: line, Col: 1}, Check: diag.CheckDefinition,
 			CaseID: ref.id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
-			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", ref.id, err, file),
+			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", ref.id, err, j.file),
 		})
 		return
 	}
@@ -496,23 +513,23 @@ func (c *checker) assert(ref *caseRef, w *candidateWire) {
 		}
 	}
 	for _, a := range doc.Assertions {
-		c.runAssertion(lookupAssertion(a.Name), a, &in, file, line, ref.id)
+		c.runAssertion(lookupAssertion(a.Name), a, &in, j.file, line, ref.id, out)
 	}
 }
 
 // runAssertion runs one assertion; a panic becomes its internal_error.
-func (c *checker) runAssertion(spec *Assertion, a assertionDoc, in *input, file string, line int, id string) {
+func (c *checker) runAssertion(spec *Assertion, a assertionDoc, in *input, file string, line int, id string, out func(diag.Result)) {
 	sev := severityOf(a.Severity == SeverityReport)
 	defer func() {
 		if v := recover(); v != nil {
-			c.internalError(v, file, line, spec.Name, id, sev, true)
+			out(internalResult(v, file, line, spec.Name, id, sev))
 		}
 	}()
 	if c.hook != nil {
 		c.hook(spec.Name)
 	}
 	v := spec.run(in, a.Params)
-	c.emit(assertionResult(spec.Name, sev, v, file, line, id))
+	out(assertionResult(spec.Name, sev, v, file, line, id))
 }
 
 // assertionResult turns a verdict into its Result: a pass with code ok, or
