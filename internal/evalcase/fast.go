@@ -150,15 +150,23 @@ func fastCase(text []byte) (*caseWire, bool) {
 	if !utf8.Valid(text) || bytes.Contains(text, nullLit) {
 		return nil, false
 	}
-	w := new(caseWire)
-	if json.Unmarshal(text, w) != nil {
-		return nil, false
+	if w, present, ok := scanCase(text); ok {
+		return w, w.clean(present)
 	}
-	ks := scanKeys(text, caseKeys)
-	if ks.dup || ks.unknown || !w.clean(ks.present) {
+	w, ks, err := jsonCase(text)
+	if err != nil || ks.dup || ks.unknown || !w.clean(ks.present) {
 		return nil, false
 	}
 	return w, true
+}
+
+// jsonCase decodes a case line with encoding/json, and scans its keys.
+func jsonCase(text []byte) (*caseWire, keyScan, error) {
+	w := new(caseWire)
+	if err := json.Unmarshal(text, w); err != nil {
+		return nil, keyScan{}, err
+	}
+	return w, scanKeys(text, caseKeys), nil
 }
 
 // clean applies every rule of validateCase to the typed case; present says

@@ -1,0 +1,372 @@
+package evalcase
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// scanCase reads a case line of the usual shape into a caseWire without encoding/json (README "Results,
+// scope and memory": pass 1 at parse speed). It is the fast path's fast path: ok only when it is sure
+// to read the line as encoding/json and scanKeys together would, and present then says which
+// top-level keys the line has. Anything it does not follow (an escape in a string it keeps, a key it
+// does not know, a repeated key, deep nesting, text that may not be JSON) is !ok, and the line goes
+// to encoding/json as before; the scanner never decides that a line is invalid. text must be valid
+// UTF-8 without a null (fastCase's precondition). FuzzScanCase checks that it agrees with
+// encoding/json on every line it accepts.
+func scanCase(text []byte) (w *caseWire, present uint32, ok bool) {
+	s := scanner{b: text}
+	w = new(caseWire)
+	ok = s.object(caseKeys.allowed, func(k int, name []byte) bool {
+		if present&(1<<k) != 0 {
+			return false // repeated: scanKeys reports it
+		}
+		present |= 1 << k
+		switch string(name) {
+		case "schema_version":
+			f, ok := s.number()
+			w.SchemaVersion = f
+			return ok
+		case "id":
+			return s.plainString(&w.ID)
+		case "source_locale":
+			return s.plainString(&w.SourceLocale)
+		case "target_locale":
+			return s.plainString(&w.TargetLocale)
+		case "domain":
+			return s.plainString(&w.Domain)
+		case "difficulty":
+			return s.plainString(&w.Difficulty)
+		case "source":
+			return s.peek() == '"' && s.value()
+		case "context":
+			return s.peek() == '{' && s.value()
+		case "references":
+			return s.array(func() bool { return s.peek() == '"' && s.value() })
+		case "required_tokens":
+			return s.strings(&w.RequiredTokens)
+		case "tags":
+			return s.strings(&w.Tags)
+		case "provenance":
+			var seen uint32
+			return s.object(ProvenanceFields, func(k int, name []byte) bool {
+				if seen&(1<<k) != 0 {
+					return false
+				}
+				seen |= 1 << k
+				switch string(name) {
+				case "kind":
+					return s.plainString(&w.Provenance.Kind)
+				case "license":
+					return s.plainString(&w.Provenance.License)
+				case "source":
+					var src string
+					ok := s.plainString(&src)
+					w.Provenance.Source = &src
+					return ok
+				case "transformation":
+					return s.plainString(&w.Provenance.Transformation)
+				}
+				return false
+			})
+		case "assertions":
+			w.Assertions = []assertionWire{}
+			return s.array(func() bool {
+				var a assertionWire
+				var seen uint32
+				ok := s.object(AssertionFields, func(k int, name []byte) bool {
+					if seen&(1<<k) != 0 {
+						return false
+					}
+					seen |= 1 << k
+					switch string(name) {
+					case "name":
+						return s.plainString(&a.Name)
+					case "severity":
+						return s.plainString(&a.Severity)
+					case "params":
+						s.space()
+						start := s.i
+						if !s.value() {
+							return false
+						}
+						a.Params = rawJSON(text[start:s.i])
+						return true
+					}
+					return false
+				})
+				w.Assertions = append(w.Assertions, a)
+				return ok
+			})
+		}
+		return false
+	})
+	if !ok {
+		return nil, 0, false
+	}
+	s.space()
+	if s.i != len(text) {
+		return nil, 0, false
+	}
+	return w, present, true
+}
+
+// scanner walks one line of JSON. Its methods return false where the line is not of the shape the fast
+// path follows, not only where it is not JSON.
+type scanner struct {
+	b     []byte
+	i     int
+	depth int
+}
+
+// maxScanDepth and maxScanKeys are scanKeys' limits: past them, encoding/json decides.
+const (
+	maxScanDepth = 16
+	maxScanKeys  = maxFastKeys
+)
+
+func (s *scanner) space() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) peek() byte {
+	s.space()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// object reads an object whose keys are among allowed (nil: any), calling member with the key's
+// index and name, its value next.
+func (s *scanner) object(allowed []string, member func(k int, name []byte) bool) bool {
+	if s.peek() != '{' || s.depth >= maxScanDepth {
+		return false
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	s.i++
+	if s.peek() == '}' {
+		s.i++
+		return true
+	}
+	var names [maxScanKeys][]byte
+	for n := 0; ; n++ {
+		if n >= maxScanKeys || s.peek() != '"' {
+			return false
+		}
+		name, ok := s.plainBytes()
+		if !ok || s.peek() != ':' {
+			return false
+		}
+		for _, prev := range names[:n] {
+			if bytes.Equal(prev, name) {
+				return false // repeated: scanKeys reports it
+			}
+		}
+		names[n] = name
+		s.i++
+		k := -1
+		if allowed != nil {
+			if k = keyAt(allowed, name); k < 0 || k >= 32 {
+				return false
+			}
+		}
+		if !member(k, name) {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// array reads an array, calling item for each element.
+func (s *scanner) array(item func() bool) bool {
+	if s.peek() != '[' || s.depth >= maxScanDepth {
+		return false
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	s.i++
+	if s.peek() == ']' {
+		s.i++
+		return true
+	}
+	for {
+		if !item() {
+			return false
+		}
+		switch s.peek() {
+		case ',':
+			s.i++
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// plainBytes reads a string without escapes or control characters and returns its contents.
+func (s *scanner) plainBytes() ([]byte, bool) {
+	if s.peek() != '"' {
+		return nil, false
+	}
+	start := s.i + 1
+	end := bytes.IndexByte(s.b[start:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	body := s.b[start : start+end]
+	for _, c := range body {
+		if c < 0x20 || c == '\\' {
+			return nil, false
+		}
+	}
+	s.i = start + end + 1
+	return body, true
+}
+
+// strings reads an array of plain strings into a slice that is empty, not nil, for [].
+func (s *scanner) strings(to *[]string) bool {
+	*to = []string{}
+	return s.array(func() bool {
+		var t string
+		ok := s.plainString(&t)
+		*to = append(*to, t)
+		return ok
+	})
+}
+
+func (s *scanner) plainString(to *string) bool {
+	b, ok := s.plainBytes()
+	*to = string(b)
+	return ok
+}
+
+// number reads a JSON number as encoding/json reads it into a float64.
+func (s *scanner) number() (float64, bool) {
+	s.space()
+	start := s.i
+	if !s.skipNumber() {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
+	return f, err == nil
+}
+
+// skipNumber passes a number of JSON's grammar: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) skipNumber() bool {
+	s.space()
+	b, i := s.b, s.i
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	s.i = i
+	return true
+}
+
+// skipString passes a string whose escapes are JSON's and which holds no control character.
+func (s *scanner) skipString() bool {
+	b, i := s.b, s.i+1
+	for i < len(b) {
+		switch c := b[i]; {
+		case c == '"':
+			s.i = i + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			if i+1 >= len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return false
+					}
+				}
+				i += 6
+			default:
+				return false
+			}
+		default:
+			i++
+		}
+	}
+	return false
+}
+
+// value passes any JSON value but null (a null anywhere sends the line away before the scan).
+func (s *scanner) value() bool {
+	switch s.peek() {
+	case '"':
+		return s.skipString()
+	case '{':
+		return s.object(nil, func(int, []byte) bool { return s.value() })
+	case '[':
+		return s.array(func() bool { return s.value() })
+	case 't':
+		return s.literal("true")
+	case 'f':
+		return s.literal("false")
+	}
+	return s.skipNumber()
+}
+
+func (s *scanner) literal(word string) bool {
+	if !bytes.HasPrefix(s.b[s.i:], []byte(word)) {
+		return false
+	}
+	s.i += len(word)
+	return true
+}

@@ -1,0 +1,72 @@
+package evalcase
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+	"unicode/utf8"
+)
+
+// scanSeeds are case lines of the shapes fixtures have, and near misses.
+var scanSeeds = []string{
+	seedCase,
+	`{"schema_version": 1, "id": "a.b", "source_locale": "en-US", "target_locale": "fr-FR", "domain": "ui", "source": "Hi \"you\"\n", "assertions": [{"name": "max_chars", "severity": "report", "params": {"max": 80, "unit": "graphemes"}}], "provenance": {"kind": "synthetic", "license": "MIT", "source": "s"}, "context": {"a": [1, 2.5e3, true, false, {"b": "c"}]}, "references": ["r"], "required_tokens": ["<b>"], "difficulty": "basic", "tags": []}`,
+	`{"schema_version": 1.0, "id": "a.b"}`,
+	`{"schema_version": 01, "id": "a.b"}`,
+	`{"id": "a\u0062"}`,
+	`{"ID": "a"}`,
+	`{"context": {"a": 1, "a": 2}}`,
+	`{"tags": ["x"], "tags": ["y"]}`,
+	` {"references": []}  `,
+	`{"source": "\x"}`,
+	`{"assertions": [{"name": "a", "name": "b"}]}`,
+	`{"provenance": {"kind": "k", "other": 1}}`,
+}
+
+// TestScanCaseAgrees: on the seeds, the scanner either declines or reads the line as encoding/json
+// and scanKeys do.
+func TestScanCaseAgrees(t *testing.T) {
+	accepted := 0
+	for _, s := range scanSeeds {
+		if scanAgrees(t, []byte(s)) {
+			accepted++
+		}
+	}
+	if accepted < 3 {
+		t.Errorf("the scanner read only %d seed lines; the usual shapes must not all fall back", accepted)
+	}
+}
+
+// FuzzScanCase: whatever the line, a line the scanner reads is one encoding/json reads the same,
+// with the same keys present and none repeated or unknown.
+func FuzzScanCase(f *testing.F) {
+	for _, s := range scanSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) { scanAgrees(t, line) })
+}
+
+// scanAgrees fails t when scanCase reads line otherwise than jsonCase; it reports whether the scanner
+// read it.
+func scanAgrees(t *testing.T, line []byte) bool {
+	t.Helper()
+	if !utf8.Valid(line) || bytes.Contains(line, nullLit) {
+		return false // fastCase sends such lines elsewhere before any scan
+	}
+	w, present, ok := scanCase(line)
+	if !ok {
+		return false
+	}
+	want, ks, err := jsonCase(line)
+	switch {
+	case err != nil:
+		t.Fatalf("the scanner read a line encoding/json refuses (%v): %q", err, line)
+	case ks.dup || ks.unknown:
+		t.Fatalf("the scanner read a line scanKeys doubts (%+v): %q", ks, line)
+	case present != ks.present:
+		t.Fatalf("present %b, scanKeys %b: %q", present, ks.present, line)
+	case !reflect.DeepEqual(w, want):
+		t.Fatalf("the scanner read\n%+v\nencoding/json\n%+v\nfrom %q", w, want, line)
+	}
+	return true
+}
