@@ -297,12 +297,21 @@ func fastCandidate(text []byte) (*candidateWire, bool) {
 	if !utf8.Valid(text) {
 		return nil, false
 	}
-	w := new(candidateWire)
-	if json.Unmarshal(text, w) != nil || w.CaseID == "" || w.Text == nil {
-		return nil, false
+	if w, present, ok := scanCandidate(text); ok {
+		return w, w.CaseID != "" && w.Text != nil && present&candidateNeeds == candidateNeeds
 	}
-	if ks := scanKeys(text, candidateKeys); ks.dup || ks.unknown || ks.present&candidateNeeds != candidateNeeds {
+	w, ks, err := jsonCandidate(text)
+	if err != nil || w.CaseID == "" || w.Text == nil || ks.dup || ks.unknown || ks.present&candidateNeeds != candidateNeeds {
 		return nil, false
 	}
 	return w, true
+}
+
+// jsonCandidate decodes a candidate line with encoding/json, and scans its keys.
+func jsonCandidate(text []byte) (*candidateWire, keyScan, error) {
+	w := new(candidateWire)
+	if err := json.Unmarshal(text, w); err != nil {
+		return nil, keyScan{}, err
+	}
+	return w, scanKeys(text, candidateKeys), nil
 }

@@ -2,8 +2,44 @@ package evalcase
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 )
+
+// scanCandidate is scanCase for a candidate line: it reads {case_id, text, raw_response} as
+// encoding/json and scanKeys would, present being scanKeys', or says it is not sure. text must be
+// valid UTF-8; a null may stand for raw_response.
+func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
+	s := scanner{b: text}
+	w = new(candidateWire)
+	ok = s.object(CandidateFields, func(k int, name []byte) bool {
+		present |= 1 << k
+		var to **string
+		switch string(name) {
+		case "case_id":
+			return s.plainString(&w.CaseID)
+		case "text":
+			to = &w.Text
+		case "raw_response":
+			to = &w.RawResponse
+		default:
+			return false
+		}
+		if s.peek() == 'n' {
+			// null: raw_response stays absent, as encoding/json leaves it; a null text is a fault,
+			// which is not the scanner's to find.
+			return to == &w.RawResponse && s.literal("null")
+		}
+		var v string
+		*to = &v
+		return s.plainString(&v)
+	})
+	s.space()
+	if !ok || s.i != len(text) {
+		return nil, 0, false
+	}
+	return w, present, true
+}
 
 // scanCase reads a case line of the usual shape into a caseWire without encoding/json (README "Results,
 // scope and memory": pass 1 at parse speed). It is the fast path's fast path: ok only when it is sure
@@ -252,10 +288,22 @@ func (s *scanner) strings(to *[]string) bool {
 	})
 }
 
+// plainString reads a string value into to: as it is without escapes, else decoded by encoding/json,
+// which reads a string alone exactly as it reads it inside an object.
 func (s *scanner) plainString(to *string) bool {
-	b, ok := s.plainBytes()
-	*to = string(b)
-	return ok
+	if s.peek() != '"' {
+		return false
+	}
+	start := s.i
+	if !s.skipString() {
+		return false
+	}
+	tok := s.b[start:s.i]
+	if bytes.IndexByte(tok, '\\') < 0 {
+		*to = string(tok[1 : len(tok)-1])
+		return true
+	}
+	return json.Unmarshal(tok, to) == nil
 }
 
 // number reads a JSON number as encoding/json reads it into a float64.

@@ -70,3 +70,41 @@ func scanAgrees(t *testing.T, line []byte) bool {
 	}
 	return true
 }
+
+// candidateSeeds are candidate lines, and near misses.
+var candidateSeeds = []string{
+	seedCandidate,
+	`{"case_id": "a.b", "text": "x", "raw_response": null}`,
+	`{"case_id": "a.b", "text": null}`,
+	`{"case_id": "a.b", "text": "\u00e9\ud800", "text": "y"}`,
+	`{"case_id": "a.b", "text": "x", "extra": 1}`,
+	`{"case_id": "a\"b", "text": "x\ny"}`,
+}
+
+// FuzzScanCandidate: a candidate line the scanner reads is one encoding/json reads the same, with
+// the same keys present and none repeated or unknown.
+func FuzzScanCandidate(f *testing.F) {
+	for _, s := range candidateSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !utf8.Valid(line) {
+			return // fastCandidate's precondition
+		}
+		w, present, ok := scanCandidate(line)
+		if !ok {
+			return
+		}
+		want, ks, err := jsonCandidate(line)
+		switch {
+		case err != nil:
+			t.Fatalf("the scanner read a line encoding/json refuses (%v): %q", err, line)
+		case ks.dup || ks.unknown:
+			t.Fatalf("the scanner read a line scanKeys doubts (%+v): %q", ks, line)
+		case present != ks.present:
+			t.Fatalf("present %b, scanKeys %b: %q", present, ks.present, line)
+		case !reflect.DeepEqual(w, want):
+			t.Fatalf("the scanner read %+v, encoding/json %+v, from %q", w, want, line)
+		}
+	})
+}
