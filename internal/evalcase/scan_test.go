@@ -50,14 +50,24 @@ func FuzzScanCase(f *testing.F) {
 // read it.
 func scanAgrees(t *testing.T, line []byte) bool {
 	t.Helper()
-	if !utf8.Valid(line) || bytes.Contains(line, nullLit) {
+	if bytes.Contains(line, nullLit) {
 		return false // fastCase sends such lines elsewhere before any scan
 	}
-	w, present, ok := scanCase(line)
+	return agrees(t, line, scanCase, jsonCase)
+}
+
+// agrees fails t when scan reads line otherwise than decode (encoding/json and scanKeys) does: a line
+// decode refuses or doubts, other keys present, another value. It reports whether scan read the line.
+func agrees[W any](t *testing.T, line []byte, scan func([]byte) (W, uint32, bool), decode func([]byte) (W, keyScan, error)) bool {
+	t.Helper()
+	if !utf8.Valid(line) {
+		return false // the fast path's precondition
+	}
+	w, present, ok := scan(line)
 	if !ok {
 		return false
 	}
-	want, ks, err := jsonCase(line)
+	want, ks, err := decode(line)
 	switch {
 	case err != nil:
 		t.Fatalf("the scanner read a line encoding/json refuses (%v): %q", err, line)
@@ -87,24 +97,5 @@ func FuzzScanCandidate(f *testing.F) {
 	for _, s := range candidateSeeds {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) {
-		if !utf8.Valid(line) {
-			return // fastCandidate's precondition
-		}
-		w, present, ok := scanCandidate(line)
-		if !ok {
-			return
-		}
-		want, ks, err := jsonCandidate(line)
-		switch {
-		case err != nil:
-			t.Fatalf("the scanner read a line encoding/json refuses (%v): %q", err, line)
-		case ks.dup || ks.unknown:
-			t.Fatalf("the scanner read a line scanKeys doubts (%+v): %q", ks, line)
-		case present != ks.present:
-			t.Fatalf("present %b, scanKeys %b: %q", present, ks.present, line)
-		case !reflect.DeepEqual(w, want):
-			t.Fatalf("the scanner read %+v, encoding/json %+v, from %q", w, want, line)
-		}
-	})
+	f.Fuzz(func(t *testing.T, line []byte) { agrees(t, line, scanCandidate, jsonCandidate) })
 }
