@@ -13,8 +13,94 @@ import (
 var builtinLength = &Tool{Tool: tooldef.Length,
 	Run: builtinRunLength}
 
-// builtinCountWords counts the UAX #29 word segments of b that hold a letter or a digit.
+// builtinCountWords counts the UAX #29 word segments of b that hold a letter or a digit. ASCII text, most
+// pages, takes asciiWords: the same count without the general segmenter.
 func builtinCountWords(b []byte) int {
+	if isASCII(b) {
+		return asciiWords(b)
+	}
+	return uaxWords(b)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// ASCII's word-break classes of UAX #29 (every other byte breaks on both sides).
+const (
+	wbOther = iota
+	wbLetter
+	wbDigit
+	wbExtendNumLet // _
+	wbMidLetter    // :
+	wbMidNumLetQ   // . and '
+	wbMidNum       // , and ;
+)
+
+func wbClass(c byte) int {
+	switch {
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		return wbLetter
+	case c >= '0' && c <= '9':
+		return wbDigit
+	}
+	switch c {
+	case '_':
+		return wbExtendNumLet
+	case ':':
+		return wbMidLetter
+	case '.', '\'':
+		return wbMidNumLetQ
+	case ',', ';':
+		return wbMidNum
+	}
+	return wbOther
+}
+
+// asciiWords is uaxWords for ASCII: letters, digits and _ join (WB5, WB8-WB10, WB13a-b); one : . or '
+// joins two letters (WB6-7), one , ; . or ' two digits (WB11-12); nothing else joins.
+func asciiWords(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		if c := wbClass(b[i]); c != wbLetter && c != wbDigit && c != wbExtendNumLet {
+			i++
+			continue
+		}
+		word := false
+		for i < len(b) {
+			switch c := wbClass(b[i]); c {
+			case wbLetter, wbDigit:
+				word = true
+				i++
+				continue
+			case wbExtendNumLet:
+				i++
+				continue
+			case wbMidLetter, wbMidNumLetQ, wbMidNum:
+				if i+1 < len(b) {
+					prev, next := wbClass(b[i-1]), wbClass(b[i+1])
+					if prev == wbLetter && next == wbLetter && c != wbMidNum || prev == wbDigit && next == wbDigit && c != wbMidLetter {
+						i++
+						continue
+					}
+				}
+			}
+			break
+		}
+		if word {
+			n++
+		}
+	}
+	return n
+}
+
+// uaxWords counts with the general segmenter.
+func uaxWords(b []byte) int {
 	n := 0
 	state := -1
 	var word []byte

@@ -1,0 +1,33 @@
+package grader
+
+import "testing"
+
+var wordSeeds = []string{
+	"", "a", "don't stop", "e.g. this", "1,000.50 and 3;4", "a1 1a a.1 1.a", "snake_case __ _x_ x__y",
+	"a:b a::b a.'b", "end.", ".start", "tab\tand\nlines\r\n", "# Heading\n\n- item one\n- item two\n",
+	"http://example.com/path?q=1", "x'y'z", "3.14.15", "a_1_b", "''", "a'", "'a",
+}
+
+// TestASCIIWords: the ASCII count is the segmenter's on the seeds.
+func TestASCIIWords(t *testing.T) {
+	for _, s := range wordSeeds {
+		if got, want := asciiWords([]byte(s)), uaxWords([]byte(s)); got != want {
+			t.Errorf("%q: %d words, the segmenter counts %d", s, got, want)
+		}
+	}
+}
+
+// FuzzASCIIWords: on any ASCII text, asciiWords counts what the UAX #29 segmenter counts.
+func FuzzASCIIWords(f *testing.F) {
+	for _, s := range wordSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if !isASCII(b) {
+			return
+		}
+		if got, want := asciiWords(b), uaxWords(b); got != want {
+			t.Fatalf("%q: %d words, the segmenter counts %d", b, got, want)
+		}
+	})
+}
