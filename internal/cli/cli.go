@@ -237,13 +237,9 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	if flagSet(fs, "max-judge-calls") {
 		judging.MaxCalls = maxCalls
 	}
-	f, err := report.ParseFormat(*format)
+	f, level, err := reportFlags(*format, *failOn)
 	if err != nil {
-		return usageErr(stderr, "--format: %v", err)
-	}
-	level, err := parseFailOn(*failOn)
-	if err != nil {
-		return usageErr(stderr, "--fail-on: %v", err)
+		return usageErr(stderr, "%v", err)
 	}
 	if *jobs < 0 {
 		return usageErr(stderr, "--jobs: must be 1 or more")
@@ -295,6 +291,19 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		code = exitOK // the file is written: what it holds is accepted
 	}
 	return stopper.exit(stderr, code)
+}
+
+// reportFlags reads --format and --fail-on, each error naming its flag.
+func reportFlags(format, failOn string) (report.Format, diag.Severity, error) {
+	f, err := report.ParseFormat(format)
+	if err != nil {
+		return "", 0, fmt.Errorf("--format: %v", err)
+	}
+	level, err := parseFailOn(failOn)
+	if err != nil {
+		return "", 0, fmt.Errorf("--fail-on: %v", err)
+	}
+	return f, level, nil
 }
 
 // parseShard reads --shard K/N (1 <= K <= N); nil when the flag is not given.

@@ -40,13 +40,9 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(stderr, "merge: %v", err)
 	}
-	f, err := report.ParseFormat(*format)
+	f, level, err := reportFlags(*format, *failOn)
 	if err != nil {
-		return usageErr(stderr, "--format: %v", err)
-	}
-	level, err := parseFailOn(*failOn)
-	if err != nil {
-		return usageErr(stderr, "--fail-on: %v", err)
+		return usageErr(stderr, "%v", err)
 	}
 	dir, err := os.Getwd()
 	if err != nil {

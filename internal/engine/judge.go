@@ -195,16 +195,6 @@ func (r *run) commandRunner(pc config.Provider, timeout time.Duration, model str
 	}
 }
 
-// getenv is the run's environment variable k.
-func (r *run) getenv(k string) string {
-	for i := len(r.opts.Env) - 1; i >= 0; i-- {
-		if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
-			return v
-		}
-	}
-	return ""
-}
-
 // judgePlan is what planning decided for one ai eval: a result already (no judge, a refusal, a
 // fault), or the runs to take from the cache and to ask.
 type judgePlan struct {

@@ -302,15 +302,7 @@ func (r *run) loadConfig() (*config.Config, []diag.Result, error) {
 
 // setupCommands prepares the command policy and the children's environment.
 func (r *run) setupCommands() {
-	getenv := func(k string) string {
-		for i := len(r.opts.Env) - 1; i >= 0; i-- {
-			if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
-				return v
-			}
-		}
-		return ""
-	}
-	r.inActions = getenv("GITHUB_ACTIONS") == "true"
+	r.inActions = r.getenv("GITHUB_ACTIONS") == "true"
 	r.policy = grader.Policy{
 		InActions:       r.inActions,
 		AllowUntrusted:  r.opts.AllowUntrusted,
@@ -323,7 +315,7 @@ func (r *run) setupCommands() {
 		}
 	}
 	if r.inActions {
-		name, path := getenv("GITHUB_EVENT_NAME"), getenv("GITHUB_EVENT_PATH")
+		name, path := r.getenv("GITHUB_EVENT_NAME"), r.getenv("GITHUB_EVENT_PATH")
 		ev, err := changes.LoadEvent(name, path)
 		if err != nil {
 			r.opts.Notice("evalgate: cannot read the event payload: " + err.Error())
@@ -334,4 +326,14 @@ func (r *run) setupCommands() {
 		r.policy.ForkPR = ev.Fork() || (err != nil && path != "")
 	}
 	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
+}
+
+// getenv is the run's environment variable k (the last of its name wins, as in a process).
+func (r *run) getenv(k string) string {
+	for i := len(r.opts.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(r.opts.Env[i], k+"="); ok {
+			return v
+		}
+	}
+	return ""
 }

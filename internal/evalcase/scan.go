@@ -160,16 +160,7 @@ const (
 	maxScanKeys  = maxFastKeys
 )
 
-func (s *scanner) space() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\n', '\r':
-			s.i++
-		default:
-			return
-		}
-	}
-}
+func (s *scanner) space() { s.i = skipSpace(s.b, s.i) }
 
 func (s *scanner) peek() byte {
 	s.space()
