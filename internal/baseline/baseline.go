@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -98,11 +99,10 @@ func Parse(text []byte) (*File, []diag.Problem) {
 // fingerprint, sorted by file, rule and fingerprint so that the diff of a
 // re-baseline reads like a changelog. Errors are never baselined: they are
 // no finding, only a check that did not run.
-func Build(results []diag.Result, fp Fingerprint, rule func(*diag.Result) string) *File {
+func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Result) string) *File {
 	index := map[string]int{}
 	f := &File{Version: Version, Entries: []Entry{}}
-	for i := range results {
-		res := &results[i]
+	for res := range results {
 		if res.Outcome != diag.Fail {
 			continue
 		}
@@ -133,26 +133,38 @@ func (f *File) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Apply marks the fail results the baseline accepts: in results' order,
-// each fail whose fingerprint still has count left is Baselined, and the
-// count goes down. It returns how many counted occurrences no result used:
-// the baseline's entries that no longer occur (fixed).
-func (f *File) Apply(results []diag.Result, fp Fingerprint) (fixed int) {
+// Marker marks the fail results a baseline accepts, given one at a time in report order: each fail
+// whose fingerprint still has count left is Baselined, and the count goes down.
+type Marker struct {
+	left map[string]int
+	fp   Fingerprint
+}
+
+// Marker starts marking results against f.
+func (f *File) Marker(fp Fingerprint) *Marker {
 	left := make(map[string]int, len(f.Entries))
 	for _, e := range f.Entries {
 		left[e.Fingerprint] += e.Count
 	}
-	for i := range results {
-		res := &results[i]
-		if res.Outcome != diag.Fail {
-			continue
-		}
-		if key := fp(res); left[key] > 0 {
-			left[key]--
-			res.Baselined = true
-		}
+	return &Marker{left: left, fp: fp}
+}
+
+// Mark marks res when the baseline accepts it.
+func (m *Marker) Mark(res *diag.Result) {
+	if res.Outcome != diag.Fail {
+		return
 	}
-	for _, n := range left {
+	if key := m.fp(res); m.left[key] > 0 {
+		m.left[key]--
+		res.Baselined = true
+	}
+}
+
+// Fixed is how many counted occurrences no result marked so far used: the baseline's entries that
+// no longer occur.
+func (m *Marker) Fixed() int {
+	fixed := 0
+	for _, n := range m.left {
 		fixed += n
 	}
 	return fixed

@@ -1,6 +1,7 @@
 package baseline
 
 import (
+	"iter"
 	"strings"
 	"testing"
 
@@ -13,20 +14,31 @@ func fp(r *diag.Result) string { return r.File + "|" + r.Key }
 
 func rule(r *diag.Result) string { return "tool:x/" + r.Code }
 
+// each yields the results in rs, in order.
+func each(rs []diag.Result) iter.Seq[*diag.Result] {
+	return func(yield func(*diag.Result) bool) {
+		for i := range rs {
+			if !yield(&rs[i]) {
+				return
+			}
+		}
+	}
+}
+
 func fail(file, key string) diag.Result {
 	return diag.Result{File: file, Key: key, Code: "c", Outcome: diag.Fail, Message: "m " + key}
 }
 
-// TestBuildAndApply: fails are counted as a multiset and sorted by file,
-// rule and fingerprint; errors and passes never enter; applying marks as
+// TestBuildAndMark: fails are counted as a multiset and sorted by file,
+// rule and fingerprint; errors and passes never enter; marking marks as
 // many fails as the count allows and returns the occurrences left over.
-func TestBuildAndApply(t *testing.T) {
+func TestBuildAndMark(t *testing.T) {
 	results := []diag.Result{
 		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"),
 		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
 		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
 	}
-	f := Build(results, fp, rule)
+	f := Build(each(results), fp, rule)
 	var got []string
 	for _, e := range f.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
@@ -38,7 +50,11 @@ func TestBuildAndApply(t *testing.T) {
 	// Later: one b.md occurrence fixed, a new one in c.md.
 	later := []diag.Result{fail("a.md", "k"), fail("b.md", "k"), fail("c.md", "k"),
 		{File: "b.md", Key: "k", Outcome: diag.Error}}
-	if fixed := f.Apply(later, fp); fixed != 1 {
+	m := f.Marker(fp)
+	for res := range each(later) {
+		m.Mark(res)
+	}
+	if fixed := m.Fixed(); fixed != 1 {
 		t.Errorf("fixed = %d, want 1 (one b.md occurrence left over)", fixed)
 	}
 	for i, want := range []bool{true, true, false, false} {
@@ -53,7 +69,7 @@ func TestBuildAndApply(t *testing.T) {
 
 // TestRoundTrip: what Marshal writes, Parse reads back the same.
 func TestRoundTrip(t *testing.T) {
-	f := Build([]diag.Result{fail("a.md", "x\"<y>"), fail("a.md", "z")}, fp, rule)
+	f := Build(each([]diag.Result{fail("a.md", "x\"<y>"), fail("a.md", "z")}), fp, rule)
 	text, err := f.Marshal()
 	if err != nil {
 		t.Fatal(err)

@@ -111,10 +111,10 @@ func writeCases(rep *report.Report, format string, stdout, stderr io.Writer) err
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	for _, r := range rep.Results {
-		c, ok := evalcase.ToContract(r)
+	for r := range rep.Results.All() {
+		c, ok := evalcase.ToContract(*r)
 		if !ok {
-			fmt.Fprintln(stderr, report.TextLine(&r))
+			fmt.Fprintln(stderr, report.TextLine(r))
 			continue
 		}
 		buf.Reset()

@@ -128,8 +128,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 // each on stderr (file:line:col: message [code]), and the JSON report under
 // --format json. It returns exit status 2 (README "Exit statuses").
 func jevInvalid(rep *report.Report, format string, stdout, stderr io.Writer) int {
-	for i := range rep.Results {
-		f := &rep.Results[i]
+	for f := range rep.Results.All() {
 		fmt.Fprintln(stderr, report.Line(fmt.Sprintf("%s: %s [%s]",
 			report.OneLine(f.Location()), report.OneLine(f.Message), report.OneLine(f.Code))))
 	}

@@ -260,8 +260,8 @@ func TestWriteTerminalForm(t *testing.T) {
 		Tool:  report.Tool{Name: "evalgate"},
 		Scope: report.Scope{Mode: report.ScopeAll},
 		Seen:  report.Seen{Pages: 1, PagesWithEvals: 1, Evals: 1},
-		Results: []diag.Result{{Source: diag.SourcePage, File: "a.md", Pos: diag.Pos{Line: 2, Col: 1}, Check: "c",
-			Outcome: diag.Fail, Severity: diag.SeverityError, Code: "x", Message: "m", Blocking: true}},
+		Results: report.ResultsOf([]diag.Result{{Source: diag.SourcePage, File: "a.md", Pos: diag.Pos{Line: 2, Col: 1}, Check: "c",
+			Outcome: diag.Fail, Severity: diag.SeverityError, Code: "x", Message: "m", Blocking: true}}...),
 	}
 	rep.Count()
 	render := func(f func(*bytes.Buffer) error) string {

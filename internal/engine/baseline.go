@@ -79,15 +79,18 @@ func (r *run) loadBaseline() (*baseline.File, []diag.Result, error) {
 	return f, out, nil
 }
 
-// applyBaseline marks the fails the baseline accepts, before blocking is
-// decided; a run that sees everything says how many entries no longer occur.
-func (r *run) applyBaseline(b *baseline.File) {
+// finishWith finishes the report with the baseline b, if there is one: it marks the fails b
+// accepts, in report order, before blocking is decided; a run that sees everything says how many
+// entries no longer occur.
+func (r *run) finishWith(b *baseline.File) {
 	if b == nil {
+		r.finish()
 		return
 	}
-	fixed := b.Apply(r.rep.Results, report.Fingerprint)
+	m := b.Marker(report.Fingerprint)
 	r.rep.Baseline = true
-	if r.whole && fixed > 0 {
+	r.rep.Finish(r.opts.FailOn, r.start, m.Mark)
+	if fixed := m.Fixed(); r.whole && fixed > 0 {
 		r.opts.Notice(baseline.Fixed(fixed))
 	}
 }
@@ -99,7 +102,7 @@ func (r *run) writeBaseline() error {
 	if err != nil {
 		return err
 	}
-	f := baseline.Build(r.rep.Results, report.Fingerprint, report.RuleID)
+	f := baseline.Build(r.rep.Results.All(), report.Fingerprint, report.RuleID)
 	text, err := f.Marshal()
 	if err != nil {
 		return err

@@ -118,8 +118,8 @@ func BenchmarkValidateTree(b *testing.B) {
 		if err != nil || rep.Summary.Blocking > 0 {
 			b.Fatalf("validate: %v, %+v", err, rep.Summary)
 		}
-		if len(rep.Results) != 0 {
-			b.Fatalf("validate found %d results in a clean tree", len(rep.Results))
+		if rep.Results.Len() != 0 {
+			b.Fatalf("validate found %d results in a clean tree", rep.Results.Len())
 		}
 	}
 }

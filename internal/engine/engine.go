@@ -151,7 +151,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	r.cfg = cfg
 	if len(cfgResults) > 0 {
 		// An invalid config grades nothing: exit 2, with its results reported.
-		r.rep.Results = cfgResults
+		r.rep.Results.Add(cfgResults...)
 		r.finish()
 		return r.rep, ErrConfigInvalid
 	}
@@ -160,7 +160,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		return nil, err
 	}
 	if len(blResults) > 0 {
-		r.rep.Results = blResults
+		r.rep.Results.Add(blResults...)
 		r.finish()
 		return r.rep, ErrBaselineInvalid
 	}
@@ -170,7 +170,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	// Results about the config itself come once in a shard set: from its first shard.
 	configOwner := opts.Shard == nil || opts.Shard.Index == 1
 	if configOwner {
-		r.rep.Results = append(r.rep.Results, cfg.Notes...)
+		r.rep.Results.Add(cfg.Notes...)
 	}
 	if opts.Mode == ModeCheck {
 		r.loadReviews(configOwner)
@@ -197,7 +197,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	for chunk := range slices.Chunk(files.pages, pageChunk) {
 		pages := r.loadPages(chunk)
 		for _, p := range pages {
-			r.rep.Results = append(r.rep.Results, p.results...)
+			r.rep.Results.Add(p.results...)
 			r.pageEvals = r.pageEvals || (p.page != nil && p.page.HasEvals)
 			if p.page != nil && p.page.HasEvals {
 				r.rep.Seen.PagesWithEvals++
@@ -221,8 +221,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.score()
 		r.judgeNotices()
 	}
-	r.applyBaseline(bl)
-	r.finish()
+	r.finishWith(bl)
 	if opts.WriteBaseline {
 		if err := r.writeBaseline(); err != nil {
 			return nil, err
@@ -292,7 +291,7 @@ func IsNothingToEvaluate(err error) bool { return errors.Is(err, errNothing) }
 
 // finish decides blocking, sorts and counts, and records the run's wall
 // time.
-func (r *run) finish() { r.rep.Finish(r.opts.FailOn, r.start) }
+func (r *run) finish() { r.rep.Finish(r.opts.FailOn, r.start, nil) }
 
 // cases is `evalgate cases` (README "EvalCase v1 fixtures"): the fixtures evalcase.include selects plus
 // the FIXTURE arguments, with the candidates files evalcase.candidates selects plus the --candidates files.
@@ -380,9 +379,10 @@ func (r *run) jev(ctx context.Context) (*report.Report, error) {
 	slices.Sort(files)
 	r.rep.Scope = report.Scope{Mode: report.ScopePaths, Files: slices.Compact(files)}
 	r.rep.Seen.Contracts = 1
-	r.rep.Results = o.Faults
+	r.rep.Results.Add(o.Faults...)
 	if len(o.Faults) == 0 && o.Report != nil {
-		r.rep.Results, r.rep.Jev = o.Report.Results(), jevSummary(o.Report)
+		r.rep.Results.Add(o.Report.Results()...)
+		r.rep.Jev = jevSummary(o.Report)
 	}
 	r.finish()
 	if o.Invalid() {

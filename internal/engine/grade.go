@@ -50,7 +50,7 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 			r.reached[s] = true
 		}
 		if ps.page.Skip {
-			r.rep.Results = append(r.rep.Results, diag.Result{
+			r.rep.Results.Add(diag.Result{
 				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",
 				Outcome: diag.Skip, Code: "page_skipped", Message: "the page sets eval-skip: true; its evals are not graded",
 			})
@@ -97,7 +97,7 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 	parallel(r.opts.Jobs, len(others), grade(others))
 	wg.Wait()
 	for _, j := range jobs {
-		r.rep.Results = append(r.rep.Results, j.results...)
+		r.rep.Results.Add(j.results...)
 		r.verdicts = append(r.verdicts, evalVerdict{
 			suites: j.ps.page.Suites, weight: j.ev.Weight, outcome: verdict(j.results),
 		})
@@ -502,17 +502,17 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 				r.rep.Seen.Fixtures++
 			}
 		}
-		results, err := evalcase.Check(ctx, evalcase.Request{
+		// Results go to the report as they come (it holds a batch at a time: README "Memory").
+		err := evalcase.Stream(ctx, evalcase.Request{
 			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope, ByFixture: r.opts.Shard != nil,
 			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
-		})
+		}, func(res diag.Result) { r.rep.Results.Add(res) })
 		if err != nil {
-			r.rep.Results = append(r.rep.Results, diag.Result{
+			r.rep.Results.Add(diag.Result{
 				Source: diag.SourceEvalCase, Check: diag.CheckDefinition, Outcome: diag.Error,
 				Code: "internal_error", Message: "EvalCase check failed: " + err.Error(),
 			})
 		}
-		r.rep.Results = append(r.rep.Results, results...)
 	}
 	for _, e := range fx.jev {
 		switch {
@@ -523,7 +523,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		}
 		checked = append(checked, e.Contract)
 		r.rep.Seen.Contracts++
-		r.rep.Results = append(r.rep.Results, jev.Check(ctx, r.root, e, readAnswers)...) // a panic there is its internal_error
+		r.rep.Results.Add(jev.Check(ctx, r.root, e, readAnswers)...) // a panic there is its internal_error
 	}
 	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0
 	r.rep.Scope.Files = append(r.rep.Scope.Files, checked...)

@@ -44,7 +44,7 @@ func TestRunJev(t *testing.T) {
 				summary += " " + c.Case + "/" + c.Field + ":" + c.Label
 			}
 		}
-		return rep.Summary.Blocking, rep.Results, summary + strings.Join(notices, "\n"), err
+		return rep.Summary.Blocking, rep.Results.Slice(), summary + strings.Join(notices, "\n"), err
 	}
 
 	if b, res, sum, err := run(jev.Entry{Contract: "c.json", Answers: "same.json"}); err != nil || b != 0 || len(res) != 1 || res[0].Code != "ok" || sum != "eval c.json" {

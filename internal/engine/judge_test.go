@@ -84,12 +84,12 @@ ai:
 	ts.Close() // waits for a handler still running past a timeout
 	srv.mu.Lock()
 	defer srv.mu.Unlock()
-	for _, r := range rep.Results {
+	for _, r := range rep.Results.Slice() {
 		if r.Check == "says" && !r.Verdictless {
 			return r, srv.n, srv.keys
 		}
 	}
-	t.Fatalf("no result for the eval in %+v", rep.Results)
+	t.Fatalf("no result for the eval in %+v", rep.Results.Slice())
 	return diag.Result{}, 0, nil
 }
 
@@ -188,7 +188,7 @@ func TestSelfPreference(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := false
-		for _, r := range rep.Results {
+		for _, r := range rep.Results.Slice() {
 			if r.Code == "judge_self_preference" {
 				got = r.Severity == diag.SeverityWarning && r.Verdictless
 			}

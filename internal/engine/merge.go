@@ -59,7 +59,13 @@ func Merge(o MergeOptions) (*report.Report, error) {
 	scored := false
 	for _, r := range reps {
 		m.Scope.Files = append(m.Scope.Files, r.Scope.Files...)
-		m.Results = append(m.Results, r.Results...)
+		for res := range r.Results.All() {
+			m.Results.Add(*res)
+		}
+		if err := r.Results.Err(); err != nil {
+			return nil, err
+		}
+		r.Results.Close()
 		m.Baseline = m.Baseline || r.Baseline
 		for _, n := range r.Notices {
 			if !slices.Contains(m.Notices, n) {
@@ -97,10 +103,10 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		su.Met = su.Score >= su.Target
 		m.Suites = append(m.Suites, *su)
 		if !su.Met {
-			m.Results = append(m.Results, suiteBelowTarget(cfgFile, su.Pos, name, su.Score, su.Target))
+			m.Results.Add(suiteBelowTarget(cfgFile, su.Pos, name, su.Score, su.Target))
 		}
 	}
-	m.Finish(o.FailOn, start)
+	m.Finish(o.FailOn, start, nil)
 	return m, nil
 }
 

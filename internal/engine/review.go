@@ -58,7 +58,7 @@ func (r *run) loadReviews(report bool) {
 		if !report {
 			return
 		}
-		r.rep.Results = append(r.rep.Results, diag.Result{Source: diag.SourceConfig, File: rel, Pos: p.Pos,
+		r.rep.Results.Add(diag.Result{Source: diag.SourceConfig, File: rel, Pos: p.Pos,
 			Check: diag.CheckDefinition, Outcome: diag.Fail, Severity: diag.SeverityError, Code: p.Code, Message: p.Message})
 	}
 	full, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel))

@@ -110,7 +110,7 @@ func (r *run) score() {
 			Weights: report.Weights{Pass: t.passed, Total: t.graded}, Pos: su.Pos,
 		})
 		if r.whole && !met {
-			r.rep.Results = append(r.rep.Results, suiteBelowTarget(r.cfg.Path, su.Pos, name, sc, su.TargetPassRate))
+			r.rep.Results.Add(suiteBelowTarget(r.cfg.Path, su.Pos, name, sc, su.TargetPassRate))
 		}
 	}
 }

@@ -84,9 +84,7 @@ jev:
 func comparable(t *testing.T, r *report.Report) map[string]string {
 	t.Helper()
 	r.Duration, r.Notices = 0, nil
-	for i := range r.Results {
-		r.Results[i].DurationMS = 0
-	}
+	r.Results.Update(func(res *diag.Result) { res.DurationMS = 0 })
 	out := map[string]string{}
 	for name, write := range map[string]func(*bytes.Buffer, *report.Report) error{
 		"json":  func(b *bytes.Buffer, r *report.Report) error { return report.WriteJSON(b, r) },

@@ -24,7 +24,7 @@ func (r *run) validateTargets(pages []*pageState) {
 			base := evalResult(ps, ev)
 			base.Severity = diag.SeverityError
 			fail := func(code, msg string) {
-				r.rep.Results = append(r.rep.Results, with(base, diag.Fail, code, msg))
+				r.rep.Results.Add(with(base, diag.Fail, code, msg))
 			}
 			if strings.HasPrefix(ev.Grader, "tool:") && tooldef.Lookup(ev.Grader) == nil {
 				if _, ok := r.cfg.Tools[ev.Grader]; !ok {

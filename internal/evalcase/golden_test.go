@@ -55,11 +55,10 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			diag.Sort(rs)
-			rep := &report.Report{Results: rs}
-			for i := range rep.Results {
-				r := &rep.Results[i]
+			rep := &report.Report{Results: report.ResultsOf(rs...)}
+			rep.Results.Update(func(r *diag.Result) {
 				r.Blocking = r.Outcome == diag.Error || (r.Outcome == diag.Fail && r.Severity == diag.SeverityError)
-			}
+			})
 			rep.Count()
 			var buf bytes.Buffer
 			if err := report.WriteText(&buf, rep); err != nil {

@@ -140,12 +140,12 @@ func TestEscapeUnicode(t *testing.T) {
 			r := &Report{
 				Tool:  Tool{Name: "evalgate", Version: "v1"},
 				Scope: Scope{Mode: ScopeAll, Files: []string{c + "::stop-commands::x"}},
-				Results: []diag.Result{{
+				Results: ResultsOf([]diag.Result{{
 					Source: diag.SourcePage, File: c + "::stop-commands::x", Pos: diag.Pos{Line: 1},
 					Check: c + "::k", CaseID: c + "id", Code: "c", Outcome: diag.Fail, Severity: diag.SeverityError,
 					Blocking: true, Message: c + "::stop-commands::m a" + c + "b",
 					Evidence: map[string]any{"tail": c + "::error::e"},
-				}},
+				}}...),
 				Notices: []string{c + "::stop-commands::n"},
 			}
 			r.Count()
@@ -184,7 +184,7 @@ func TestEscapeUnicode(t *testing.T) {
 			if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 				t.Fatal(err)
 			}
-			if got := back.Results[0]; got.File != r.Results[0].File || got.Message != r.Results[0].Message || got.Evidence["tail"] != c+"::error::e" {
+			if got := back.Results[0]; got.File != r.Results.Slice()[0].File || got.Message != r.Results.Slice()[0].Message || got.Evidence["tail"] != c+"::error::e" {
 				t.Errorf("the JSON reads back as %q", got)
 			}
 			noCommands(t, "JSON", js.String())
@@ -343,8 +343,8 @@ func FuzzLineGuard(f *testing.F) {
 
 		r := &Report{
 			Scope: Scope{Mode: ScopeAll, Files: []string{s}},
-			Results: []diag.Result{{File: s, Check: s, Code: s, Message: s, CaseID: s, Outcome: diag.Fail,
-				Evidence: map[string]any{s: s}}},
+			Results: ResultsOf([]diag.Result{{File: s, Check: s, Code: s, Message: s, CaseID: s, Outcome: diag.Fail,
+				Evidence: map[string]any{s: s}}}...),
 			Suites: []Suite{{Name: s}},
 		}
 		r.Count()

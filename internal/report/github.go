@@ -169,22 +169,27 @@ func annotationLevel(res *diag.Result) ghLevel {
 // own notices and the "more" notice count against the notice cap, so fewer
 // info results get one. The "more" notice comes before the annotations.
 func annotate(a *githubactions.Action, r *Report, sarif bool) {
-	var byLevel [ghLevels][]*diag.Result
+	// Only the first annotationCap results of each level can be shown: those are kept, the others
+	// counted.
+	var byLevel [ghLevels][]diag.Result
+	var count [ghLevels]int
 	total := 0
-	for i := range r.Results {
-		res := &r.Results[i]
+	for res := range r.Results.All() {
 		if res.Outcome != diag.Fail && res.Outcome != diag.Error || res.Baselined {
 			continue // a baselined fail is accepted for now: no annotation (README "Baseline")
 		}
 		l := annotationLevel(res)
-		byLevel[l] = append(byLevel[l], res)
+		if count[l] < annotationCap {
+			byLevel[l] = append(byLevel[l], *res)
+		}
+		count[l]++
 		total++
 	}
 	limits := [ghLevels]int{annotationCap, annotationCap, max(0, annotationCap-len(r.Notices))}
 	shown := func() int {
 		n := 0
-		for l := range byLevel {
-			n += min(len(byLevel[l]), limits[l])
+		for l := range count {
+			n += min(count[l], limits[l])
 		}
 		return n
 	}
@@ -203,7 +208,8 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 		}
 	}
 	for l := range byLevel {
-		for _, res := range byLevel[l][:min(len(byLevel[l]), limits[l])] {
+		for i := range byLevel[l][:min(len(byLevel[l]), limits[l])] {
+			res := &byLevel[l][i]
 			an := a.WithFieldsMap(annotationFields(res))
 			msg := annotationText(res.Message)
 			switch ghLevel(l) {

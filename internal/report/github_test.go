@@ -172,7 +172,7 @@ func TestGitHubAnnotationEscaping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Report{Scope: Scope{Mode: ScopeAll}, Results: []diag.Result{tt.res}}
+			r := &Report{Scope: Scope{Mode: ScopeAll}, Results: ResultsOf([]diag.Result{tt.res}...)}
 			r.Count()
 			out := writeGitHub(t, r, nil, GitHubOptions{})
 			lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
@@ -218,7 +218,7 @@ func TestGitHubInjection(t *testing.T) {
 		Suites: []Suite{
 			{Name: "::error::suite\n##[error]s", Score: 0.5, Target: 1},
 		},
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{File: "::error::file.md\n::add-mask::x", Pos: diag.Pos{Line: 1}, Check: "::warning::check\n::error::c",
 				Code: "command_failed\n::error::code", Outcome: diag.Fail, Severity: diag.SeverityError,
 				Message: hostile, Evidence: map[string]any{"tail": hostile}},
@@ -226,7 +226,7 @@ func TestGitHubInjection(t *testing.T) {
 			{File: "b.md", Check: "s", Code: "page_skipped", Outcome: diag.Skip, Message: hostile},
 			{File: "c.md", Check: "w", Code: "too_long", Outcome: diag.Fail, Severity: diag.SeverityWarning, Message: hostile},
 			{File: "d.md", Check: "e", Code: "command_timeout", Outcome: diag.Error, Message: hostile},
-		},
+		}...),
 		Notices: []string{hostile},
 	}
 	r.Count()
@@ -402,7 +402,7 @@ func TestGitHubRefusesBadToken(t *testing.T) {
 func capReport() *Report {
 	r := &Report{Scope: Scope{Mode: ScopeAll}}
 	add := func(kind string, i int, o diag.Outcome, s diag.Severity) {
-		r.Results = append(r.Results, diag.Result{File: fmt.Sprintf("%s%02d.md", kind, i), Pos: diag.Pos{Line: i + 1},
+		r.Results.Add(diag.Result{File: fmt.Sprintf("%02d%s.md", i, kind), Pos: diag.Pos{Line: i + 1},
 			Check: kind, Code: "c", Outcome: o, Severity: s, Message: fmt.Sprintf("%s %d", kind, i)})
 	}
 	for i := range 15 {
@@ -460,13 +460,13 @@ func TestGitHubAnnotationCap(t *testing.T) {
 			}
 			// Errors first, in report order (error outcomes are errors),
 			// then warnings, then notices.
-			want := []string{"error:e00.md", "error:x00.md", "error:e01.md", "error:x01.md", "error:e02.md",
-				"error:x02.md", "error:e03.md", "error:e04.md", "error:e05.md", "error:e06.md",
-				"warning:w00.md"}
+			want := []string{"error:00e.md", "error:00x.md", "error:01e.md", "error:01x.md", "error:02e.md",
+				"error:02x.md", "error:03e.md", "error:04e.md", "error:05e.md", "error:06e.md",
+				"warning:00w.md"}
 			if fmt.Sprint(got[:len(want)]) != fmt.Sprint(want) {
 				t.Errorf("annotations start %v, want %v", got[:len(want)], want)
 			}
-			if tt.infos > 0 && got[20] != "notice:i00.md" {
+			if tt.infos > 0 && got[20] != "notice:00i.md" {
 				t.Errorf("annotation 21 is %s, want the first info", got[20])
 			}
 		})
@@ -478,7 +478,7 @@ func TestGitHubAnnotationCapExact(t *testing.T) {
 	r := &Report{Scope: Scope{Mode: ScopeAll}}
 	for range 10 {
 		for _, s := range diag.Severities {
-			r.Results = append(r.Results, diag.Result{File: "a.md", Check: "k", Code: "c",
+			r.Results.Add(diag.Result{File: "a.md", Check: "k", Code: "c",
 				Outcome: diag.Fail, Severity: s, Message: "m"})
 		}
 	}
@@ -497,7 +497,7 @@ func TestGitHubAnnotationCapExact(t *testing.T) {
 	// and without a SARIF file there is none to point at.
 	r = &Report{Scope: Scope{Mode: ScopeAll}}
 	for range 11 {
-		r.Results = append(r.Results, diag.Result{File: "b.md", Check: "k", Code: "c", Outcome: diag.Error, Message: "m"})
+		r.Results.Add(diag.Result{File: "b.md", Check: "k", Code: "c", Outcome: diag.Error, Message: "m"})
 	}
 	r.Count()
 	cmds = runnerCommands(t, writeGitHub(t, r, nil, GitHubOptions{}))[2:]

@@ -135,13 +135,13 @@ func WriteJSON(w io.Writer, r *Report) error {
 		js.Line, js.Column = optPos(s.Pos)
 		out.Suites = append(out.Suites, js)
 	}
-	return writeReportJSON(w, out, r.Results)
+	return writeReportJSON(w, out, &r.Results)
 }
 
 // writeReportJSON writes out with results as its results, one result at a time: the encoded report
 // is never held whole, only one result's JSON (README "Results, outcomes and blocking"). The bytes
 // are those of encoding out with every result in it, indented.
-func writeReportJSON(w io.Writer, out jsonReport, results []diag.Result) error {
+func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	head, err := indentedJSON(out, "")
 	if err != nil {
@@ -154,19 +154,23 @@ func writeReportJSON(w io.Writer, out jsonReport, results []diag.Result) error {
 	}
 	at += len(`"results": [`)
 	bw.Write(guardJSON(head[:at]))
-	for i := range results {
+	first := true
+	for res := range results.All() {
 		sep := ",\n    "
-		if i == 0 {
-			sep = "\n    "
+		if first {
+			sep, first = "\n    ", false
 		}
-		one, err := indentedJSON(toJSONResult(&results[i]), "    ")
+		one, err := indentedJSON(toJSONResult(res), "    ")
 		if err != nil {
 			return err
 		}
 		bw.WriteString(sep)
 		bw.Write(guardJSON(bytes.TrimSuffix(one, []byte("\n"))))
 	}
-	if len(results) > 0 {
+	if err := results.Err(); err != nil {
+		return err
+	}
+	if !first {
 		bw.WriteString("\n  ")
 	}
 	bw.Write(guardJSON(head[at:]))

@@ -27,7 +27,7 @@ func judgedReport() *Report {
 		Duration: 2 * time.Second,
 		Summary:  Summary{Score: score(0.5)},
 		Seen:     Seen{Pages: 1, PagesWithEvals: 1, Evals: 4, JudgeCalls: 3, JudgeCached: 2},
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourcePage, File: "docs/a.md", Pos: diag.Pos{Line: 3, Col: 5}, Check: "auto-1a2b3c4d", Grader: "ai",
 				Type: diag.TypeRegression, Outcome: diag.Pass, Code: "judge_pass", Message: "the judge finds the assertion holds",
 				Weight: 1, Assertion: "The page says how to install.",
@@ -46,7 +46,7 @@ func judgedReport() *Report {
 			{Source: diag.SourcePage, File: "docs/a.md", Pos: diag.Pos{Line: 9, Col: 5}, Check: "later", Grader: "ai",
 				Type: diag.TypeRegression, Outcome: diag.Pending, Code: "judge_budget",
 				Message: "the budget of 3 judge calls is spent; the runs asked so far are cached", Weight: 1, Assertion: "Later."},
-		},
+		}...),
 	}
 	r.Count()
 	return r

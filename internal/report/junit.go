@@ -1,12 +1,13 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
-	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -15,18 +16,8 @@ import (
 // The JUnit XML report (README "SARIF, JUnit and the GitHub format"), in the shape CI test reporters read:
 // <testsuites> holds a <testsuite> per file, which holds a <testcase> per
 // result. Field order is attribute and element order.
-type junitSuites struct {
-	XMLName xml.Name `xml:"testsuites"`
-	junitCounts
-	Suites []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	junitCounts
-	Cases []junitCase `xml:"testcase"`
-}
-
 type junitCase struct {
+	XMLName   xml.Name      `xml:"testcase"`
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
 	Time      string        `xml:"time,attr"`
@@ -74,69 +65,100 @@ func (c *junitCounts) add(r *diag.Result) {
 	}
 }
 
-// fileMS is the time of one file's testsuite: the sum of its evals' own
-// durations, each eval (a check of the file) counted once however many
-// results it has. Every result of an eval carries the eval's duration.
-func fileMS(results []*diag.Result) int64 {
-	evals := map[string]int64{}
-	for _, r := range results {
-		evals[r.Check] = max(evals[r.Check], r.DurationMS)
-	}
-	var ms int64
-	for _, d := range evals {
-		ms += d
-	}
-	return ms
-}
-
-// WriteJUnit writes r as JUnit XML: a <testsuite> per file (files in bytewise
-// order), a <testcase> per result in report order. A fail is a <failure>, an
-// error an <error>, a skip or pending result <skipped> with its reason;
-// passes are plain testcases. Every count matches the testcases. Times
-// (README "SARIF, JUnit and the GitHub format"): the testsuites time is the
-// run's wall time (r.Duration), a testcase's its eval's own duration, a
-// file's testsuite the sum of its evals' durations (each eval once).
+// WriteJUnit writes r as JUnit XML: a <testsuite> per file, in report order (by source, then file
+// bytewise), a <testcase> per result in report order. A fail is a <failure>, an error an <error>, a
+// skip or pending result <skipped> with its reason; passes are plain testcases. Every count matches
+// the testcases. Times (README "SARIF, JUnit and the GitHub format"): the testsuites time is the
+// run's wall time (r.Duration), a testcase's its eval's own duration, a file's testsuite the sum of
+// its evals' durations (each eval once).
 //
 // Text from pages, fixtures and graders goes through OneLine and guardLine,
 // as in the text report: XML 1.0 cannot hold most C0 controls at all, invalid
 // UTF-8 stays readable as \xNN, and a CI tool that prints a name or message
 // to the Actions log prints no workflow command. The output depends only on
 // r: times come from r.Duration and DurationMS, and there is no timestamp.
+//
+// It reads the results twice and holds one testcase at a time: once for each file's counts, which
+// its <testsuite> tag carries, then to write them.
 func WriteJUnit(w io.Writer, r *Report) error {
-	byFile := map[string][]*diag.Result{}
-	for i := range r.Results {
-		res := &r.Results[i]
-		byFile[res.File] = append(byFile[res.File], res)
-	}
-	files := make([]string, 0, len(byFile))
-	for f := range byFile {
-		files = append(files, f)
-	}
-	slices.Sort(files)
-
-	out := junitSuites{junitCounts: junitCounts{Name: "evalgate"}, Suites: make([]junitSuite, 0, len(files))}
-	for _, file := range files {
-		suite := junitSuite{junitCounts: junitCounts{Name: junitText(file)}}
-		for _, res := range byFile[file] {
-			suite.add(res)
-			out.add(res)
-			suite.Cases = append(suite.Cases, junitTestCase(res))
+	total := junitCounts{Name: "evalgate", Time: junitSeconds(max(0, r.Duration.Milliseconds()))}
+	var suites []junitCounts
+	var evals map[string]int64 // the file's evals' durations, each eval once
+	closeSuite := func() {
+		if len(suites) > 0 {
+			var ms int64
+			for _, d := range evals {
+				ms += d
+			}
+			suites[len(suites)-1].Time = junitSeconds(ms)
 		}
-		suite.Time = junitSeconds(fileMS(byFile[file]))
-		out.Suites = append(out.Suites, suite)
 	}
-	out.Time = junitSeconds(max(0, r.Duration.Milliseconds()))
-
-	var buf bytes.Buffer
-	buf.WriteString(xml.Header)
-	enc := xml.NewEncoder(&buf)
-	enc.Indent("", "  ")
-	if err := enc.Encode(out); err != nil {
+	for res := range r.Results.All() {
+		if len(suites) == 0 || suites[len(suites)-1].Name != res.File {
+			closeSuite()
+			suites = append(suites, junitCounts{Name: res.File})
+			evals = map[string]int64{}
+		}
+		suites[len(suites)-1].add(res)
+		total.add(res)
+		evals[res.Check] = max(evals[res.Check], res.DurationMS)
+	}
+	closeSuite()
+	if err := r.Results.Err(); err != nil {
 		return err
 	}
-	buf.WriteByte('\n')
-	_, err := w.Write(buf.Bytes())
-	return err
+
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString(xml.Header)
+	enc := xml.NewEncoder(bw)
+	enc.Indent("", "  ")
+	if err := enc.EncodeToken(junitStart("testsuites", total)); err != nil {
+		return err
+	}
+	next := 0 // the suite of the file being written, plus one
+	for res := range r.Results.All() {
+		if next == 0 || suites[next-1].Name != res.File {
+			if next > 0 {
+				if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
+					return err
+				}
+			}
+			suite := suites[next]
+			suite.Name = junitText(suite.Name)
+			if err := enc.EncodeToken(junitStart("testsuite", suite)); err != nil {
+				return err
+			}
+			next++
+		}
+		if err := enc.Encode(junitTestCase(res)); err != nil {
+			return err
+		}
+	}
+	if err := r.Results.Err(); err != nil {
+		return err
+	}
+	if next > 0 {
+		if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
+			return err
+		}
+	}
+	if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "testsuites"}}); err != nil {
+		return err
+	}
+	if err := enc.Flush(); err != nil {
+		return err
+	}
+	bw.WriteByte('\n')
+	return bw.Flush()
+}
+
+// junitStart is the start tag of a <testsuites> or <testsuite> with its counts.
+func junitStart(name string, c junitCounts) xml.StartElement {
+	attr := func(k, v string) xml.Attr { return xml.Attr{Name: xml.Name{Local: k}, Value: v} }
+	return xml.StartElement{Name: xml.Name{Local: name}, Attr: []xml.Attr{
+		attr("name", c.Name), attr("tests", strconv.Itoa(c.Tests)), attr("failures", strconv.Itoa(c.Failures)),
+		attr("errors", strconv.Itoa(c.Errors)), attr("skipped", strconv.Itoa(c.Skipped)), attr("time", c.Time),
+	}}
 }
 
 // junitTestCase converts one result.

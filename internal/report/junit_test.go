@@ -11,6 +11,18 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
+// junitSuites and junitSuite are what a JUnit document reads back into.
+type junitSuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	junitCounts
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	junitCounts
+	Cases []junitCase `xml:"testcase"`
+}
+
 // find returns the testcase named name in the suite of file suite.
 func findCase(t *testing.T, d *junitSuites, suite, name string) *junitCase {
 	t.Helper()
@@ -88,7 +100,7 @@ func checkJUnit(t *testing.T, r *Report, out []byte) *junitSuites {
 	}
 	s := r.Summary
 	// A baselined fail is a <skipped> (README "Baseline").
-	if tests != len(r.Results) || failures != s.Fail-s.Baselined || errors != s.Error || skipped != s.Skip+s.Pending+s.Baselined {
+	if tests != r.Results.Len() || failures != s.Fail-s.Baselined || errors != s.Error || skipped != s.Skip+s.Pending+s.Baselined {
 		t.Errorf("%d cases, %d failures, %d errors, %d skipped for summary %+v", tests, failures, errors, skipped, s)
 	}
 	return &doc
@@ -181,14 +193,14 @@ func TestJUnitHostile(t *testing.T) {
 		"\x00\x01\x08\x0b\x0c\x1f", "\xff\xfe\xc3", "\ufffe\uffff", "]]><!--<x>&amp;", "\u0085\u2028\u2029\x7f",
 		"\r\n::error::x", "##[error]y", `"'<>&`,
 	} {
-		r := &Report{Results: []diag.Result{
+		r := &Report{Results: ResultsOf([]diag.Result{
 			{Source: diag.SourcePage, File: evil, Pos: diag.Pos{Line: 1}, Check: evil, CaseID: evil, Grader: "command",
 				Outcome: diag.Fail, Code: evil, Message: evil, Evidence: map[string]any{evil: evil}},
 			{Source: diag.SourcePage, File: evil, Check: evil, Outcome: diag.Error, Code: evil, Message: evil},
 			{Source: diag.SourcePage, File: evil, Check: evil, Outcome: diag.Skip, Code: evil, Message: evil},
 			{Source: diag.SourcePage, File: "b" + evil, Check: evil, Outcome: diag.Pending, Code: evil, Message: evil},
 			{Source: diag.SourcePage, File: "b" + evil, Check: evil, Outcome: diag.Pass, Code: evil, Message: evil},
-		}}
+		}...)}
 		r.Count()
 		out := writeJUnit(t, r)
 		assertHygiene(t, string(out))
@@ -214,12 +226,12 @@ func TestJUnitTimes(t *testing.T) {
 		return diag.Result{Source: diag.SourcePage, File: file, Pos: diag.Pos{Line: line}, Check: check, Grader: "tool:links",
 			Outcome: diag.Fail, Severity: diag.SeverityError, Code: "broken_link", Message: "x", DurationMS: ms}
 	}
-	r := &Report{Duration: 5*time.Second + 250*time.Millisecond, Results: []diag.Result{
+	r := &Report{Duration: 5*time.Second + 250*time.Millisecond, Results: ResultsOf([]diag.Result{
 		finding("a.md", "links", 3, 4000), finding("a.md", "links", 5, 4000), finding("a.md", "links", 9, 4000),
 		finding("a.md", "spell", 2, 1500),
 		finding("b.md", "links", 1, 3000),
 		{Source: diag.SourceConfig, File: ".evalgate.yaml", Check: "definition", Outcome: diag.Fail, Code: "unknown_key"},
-	}}
+	}...)}
 	r.Count()
 	doc := checkJUnit(t, r, writeJUnit(t, r))
 	if doc.Time != "5.250" {

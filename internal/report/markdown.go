@@ -43,29 +43,45 @@ func WriteJobSummary(w io.Writer, r *Report) error {
 	if len(r.Suites) > 0 {
 		secs = append(secs, suiteSection(r.Suites))
 	}
-	var failed, pending, skipped []*diag.Result
-	for i := range r.Results {
-		res := &r.Results[i]
+	// The tables hold rendered rows, only as many as could fit (rowsUpTo), so the summary of a
+	// million results holds a megabyte of rows at most per table.
+	var blocking, failed, judged, pending, skipped rowsUpTo
+	for res := range r.Results.All() {
 		switch res.Outcome {
 		case diag.Fail, diag.Error:
-			failed = append(failed, res)
+			if res.Blocking {
+				blocking.add(res, failureRow)
+			} else {
+				failed.add(res, failureRow)
+			}
 		case diag.Pending:
-			pending = append(pending, res)
+			pending.add(res, pendingRow)
 		case diag.Skip:
-			skipped = append(skipped, res)
+			skipped.add(res, skipRow)
+		}
+		if isJudged(res) {
+			judged.add(res, judgeRow)
 		}
 	}
-	if len(failed) > 0 {
-		secs = append(secs, failureSection(failed))
+	if err := r.Results.Err(); err != nil {
+		return err
 	}
-	if judged := judgedResults(r.Results); len(judged) > 0 {
-		secs = append(secs, judgeSection(judged))
+	// Failures: the blocking ones first (in report order within each group), so a cut table still
+	// shows why the gate failed.
+	if n := blocking.n + failed.n; n > 0 {
+		secs = append(secs, tableSection("Failures", "| location | level | check | code | message | blocking |\n"+
+			"| --- | --- | --- | --- | --- | --- |\n", blocking.then(failed), 6))
 	}
-	if len(pending) > 0 {
-		secs = append(secs, pendingSection(pending))
+	if judged.n > 0 {
+		secs = append(secs, tableSection("Judge verdicts",
+			"| location | check | code | votes | reasoning | quotes |\n| --- | --- | --- | --- | --- | --- |\n", judged, 6))
 	}
-	if len(skipped) > 0 {
-		secs = append(secs, skipSection(skipped))
+	if pending.n > 0 {
+		secs = append(secs, tableSection("Pending",
+			"| location | check | grader | assertion | to review it |\n| --- | --- | --- | --- | --- |\n", pending, 5))
+	}
+	if skipped.n > 0 {
+		secs = append(secs, tableSection("Skipped", "| location | check | code | reason |\n| --- | --- | --- | --- |\n", skipped, 4))
 	}
 	footer := "\n" + markdownText(r.Tool.Name+" "+r.Tool.Version, cellRunes) + "\n"
 	budgets := shareBudget(secs, summaryLimit-b.Len()-len(footer))
@@ -234,63 +250,76 @@ func suiteSection(suites []Suite) section {
 	}
 }
 
-// failureSection lists fail and error results, the blocking ones first (in
-// report order within each group), so a cut table still shows why the gate
-// failed.
-func failureSection(results []*diag.Result) section {
-	ordered := make([]*diag.Result, 0, len(results))
-	for _, blocking := range []bool{true, false} {
-		for _, res := range results {
-			if res.Blocking == blocking {
-				ordered = append(ordered, res)
-			}
-		}
-	}
-	return section{
-		heading: "Failures",
-		head: "| location | level | check | code | message | blocking |\n" +
-			"| --- | --- | --- | --- | --- | --- |\n",
-		n: len(ordered),
-		row: func(i int) string {
-			res := ordered[i]
-			level := "error" // an error outcome: the grader reached no verdict
-			if res.Outcome == diag.Fail {
-				level = res.Severity.String()
-			}
-			blocking := "no"
-			if res.Blocking {
-				blocking = "yes"
-			}
-			return tableRow(markdownText(res.Location(), cellRunes), level, markdownText(res.Check, cellRunes),
-				markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes), blocking)
-		},
-		more: moreRow(6),
+// rowsUpTo keeps a table's rendered rows while they fit in a summary, and counts them all: a
+// section asks for no row past summaryLimit bytes of rows (section.size and write stop there).
+type rowsUpTo struct {
+	rows  []string
+	bytes int
+	n     int
+}
+
+func (t *rowsUpTo) add(res *diag.Result, row func(*diag.Result) string) {
+	t.n++
+	if t.bytes <= summaryLimit && t.n == len(t.rows)+1 {
+		r := row(res)
+		t.rows = append(t.rows, r)
+		t.bytes += len(r)
 	}
 }
 
-// pendingSection is the queue of evals waiting for a human, a judge or
-// command generation: what a reviewer has to look at, with the command that
-// records a review of a human eval (README "Human reviews").
-func pendingSection(results []*diag.Result) section {
-	return section{
-		heading: "Pending",
-		head:    "| location | check | grader | assertion | to review it |\n| --- | --- | --- | --- | --- |\n",
-		n:       len(results),
-		row: func(i int) string {
-			res := results[i]
-			what := res.Assertion
-			if what == "" {
-				what = res.Message
-			}
-			record := ""
-			if reviewable(res) {
-				record = "evalgate review " + shellWord(res.File) + " " + shellWord(res.Check) + " --pass (or --fail)"
-			}
-			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
-				markdownText(res.Grader, cellRunes), markdownText(what, cellRunes), markdownText(record, cellRunes))
-		},
-		more: moreRow(5),
+// then is t's rows followed by u's.
+func (t rowsUpTo) then(u rowsUpTo) rowsUpTo {
+	out := rowsUpTo{n: t.n + u.n, bytes: t.bytes, rows: t.rows}
+	if len(t.rows) == t.n { // all of t's rows are kept: u's follow them
+		out.rows = append(slices.Clip(t.rows), u.rows...)
+		out.bytes += u.bytes
 	}
+	return out
+}
+
+// tableSection is a table of rendered rows with cols columns.
+func tableSection(heading, head string, t rowsUpTo, cols int) section {
+	return section{
+		heading: heading,
+		head:    head,
+		n:       t.n,
+		row: func(i int) string {
+			if i < len(t.rows) {
+				return t.rows[i]
+			}
+			return "" // never asked for: the rows kept run past any budget
+		},
+		more: moreRow(cols),
+	}
+}
+
+func failureRow(res *diag.Result) string {
+	level := "error" // an error outcome: the grader reached no verdict
+	if res.Outcome == diag.Fail {
+		level = res.Severity.String()
+	}
+	blocking := "no"
+	if res.Blocking {
+		blocking = "yes"
+	}
+	return tableRow(markdownText(res.Location(), cellRunes), level, markdownText(res.Check, cellRunes),
+		markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes), blocking)
+}
+
+// pendingRow is a row of the queue of evals waiting for a human, a judge or command generation:
+// what a reviewer has to look at, with the command that records a review of a human eval (README
+// "Human reviews").
+func pendingRow(res *diag.Result) string {
+	what := res.Assertion
+	if what == "" {
+		what = res.Message
+	}
+	record := ""
+	if reviewable(res) {
+		record = "evalgate review " + shellWord(res.File) + " " + shellWord(res.Check) + " --pass (or --fail)"
+	}
+	return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+		markdownText(res.Grader, cellRunes), markdownText(what, cellRunes), markdownText(record, cellRunes))
 }
 
 // reviewable says a pending result is one a recorded review decides (README "Human reviews"): a
@@ -305,59 +334,43 @@ func reviewable(res *diag.Result) bool {
 	return res.Grader == "ai" && (res.Code == "judge_split" || res.Code == "judge_incomplete" || res.Code == "review_stale")
 }
 
-// judgedResults are the results a judge decided or left split: those whose evidence holds the runs.
-func judgedResults(results []diag.Result) []*diag.Result {
-	var out []*diag.Result
-	for i := range results {
-		if res := &results[i]; res.Grader == "ai" {
-			if _, ok := res.Evidence["run_details"].([]any); ok {
-				out = append(out, res)
-			}
-		}
-	}
-	return out
+// isJudged says a judge decided res or left it split: its evidence holds the runs.
+func isJudged(res *diag.Result) bool {
+	_, ok := res.Evidence["run_details"].([]any)
+	return res.Grader == "ai" && ok
 }
 
-// judgeSection shows each judged eval's verdict with the votes, the reasoning and the quotes it
-// relied on (README "The AI judge"): the run whose verdict is the outcome's, else the first.
-func judgeSection(results []*diag.Result) section {
-	return section{
-		heading: "Judge verdicts",
-		head:    "| location | check | code | votes | reasoning | quotes |\n| --- | --- | --- | --- | --- | --- |\n",
-		n:       len(results),
-		row: func(i int) string {
-			res := results[i]
-			runs, _ := res.Evidence["run_details"].([]any)
-			votes, _ := res.Evidence["votes"].(map[string]any)
-			var shown map[string]any
-			for _, r := range runs {
-				d, _ := r.(map[string]any)
-				v, _ := d["verdict"].(string)
-				if v == "" {
-					continue
-				}
-				if shown == nil {
-					shown = d
-				}
-				if res.Outcome == diag.Pass && v == "pass" || res.Outcome == diag.Fail && v != "pass" {
-					shown = d
-					break
-				}
-			}
-			reasoning, _ := shown["reasoning"].(string)
-			raw, _ := shown["quotes"].([]any)
-			quotes := make([]string, 0, len(raw))
-			for _, q := range raw {
-				if q, ok := q.(string); ok {
-					quotes = append(quotes, "“"+q+"”")
-				}
-			}
-			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
-				markdownText(res.Code, cellRunes), fmt.Sprintf("%v pass, %v fail of %d", votes["pass"], votes["fail"], len(runs)),
-				markdownText(reasoning, cellRunes), markdownText(strings.Join(quotes, " "), cellRunes))
-		},
-		more: moreRow(6),
+// judgeRow shows a judged eval's verdict with the votes, the reasoning and the quotes it relied on
+// (README "The AI judge"): the run whose verdict is the outcome's, else the first.
+func judgeRow(res *diag.Result) string {
+	runs, _ := res.Evidence["run_details"].([]any)
+	votes, _ := res.Evidence["votes"].(map[string]any)
+	var shown map[string]any
+	for _, r := range runs {
+		d, _ := r.(map[string]any)
+		v, _ := d["verdict"].(string)
+		if v == "" {
+			continue
+		}
+		if shown == nil {
+			shown = d
+		}
+		if res.Outcome == diag.Pass && v == "pass" || res.Outcome == diag.Fail && v != "pass" {
+			shown = d
+			break
+		}
 	}
+	reasoning, _ := shown["reasoning"].(string)
+	raw, _ := shown["quotes"].([]any)
+	quotes := make([]string, 0, len(raw))
+	for _, q := range raw {
+		if q, ok := q.(string); ok {
+			quotes = append(quotes, "“"+q+"”")
+		}
+	}
+	return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+		markdownText(res.Code, cellRunes), fmt.Sprintf("%v pass, %v fail of %d", votes["pass"], votes["fail"], len(runs)),
+		markdownText(reasoning, cellRunes), markdownText(strings.Join(quotes, " "), cellRunes))
 }
 
 // shellWord quotes s for a POSIX shell when it needs it: a path with a
@@ -369,18 +382,9 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-func skipSection(results []*diag.Result) section {
-	return section{
-		heading: "Skipped",
-		head:    "| location | check | code | reason |\n| --- | --- | --- | --- |\n",
-		n:       len(results),
-		row: func(i int) string {
-			res := results[i]
-			return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
-				markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes))
-		},
-		more: moreRow(4),
-	}
+func skipRow(res *diag.Result) string {
+	return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
+		markdownText(res.Code, cellRunes), markdownText(res.Message, cellRunes))
 }
 
 // tableRow joins cells that are already escaped.

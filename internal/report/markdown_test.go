@@ -145,7 +145,7 @@ func TestJobSummaryNoticesAndSARIFDropped(t *testing.T) {
 	r := &Report{Tool: Tool{Name: "evalgate"}, Scope: Scope{Mode: ScopeAll},
 		Notices: []string{"checked everything: <fetch-depth> | 2"}}
 	for i := range sarifMaxResults + 3 {
-		r.Results = append(r.Results, diag.Result{File: fmt.Sprintf("f%05d.md", i), Check: "k", Code: "c",
+		r.Results.Add(diag.Result{File: fmt.Sprintf("f%05d.md", i), Check: "k", Code: "c",
 			Outcome: diag.Fail, Severity: diag.SeverityWarning, Message: "m"})
 	}
 	r.Count()
@@ -157,13 +157,13 @@ func TestJobSummaryNoticesAndSARIFDropped(t *testing.T) {
 	summaryHygiene(t, md)
 	dropped := SARIFDropped(r)
 	if dropped == 0 {
-		t.Fatalf("SARIFDropped = 0 for %d failures", len(r.Results))
+		t.Fatalf("SARIFDropped = 0 for %d failures", r.Results.Len())
 	}
 	for _, want := range []string{
 		"### Notices (1)\n\n- evalgate: checked everything: &lt;fetch-depth&gt; \\| 2\n",
 		fmt.Sprintf("\nThe SARIF file holds at most %d results: %d results of the lowest severities are left out of it.\n",
 			sarifMaxResults, dropped),
-		fmt.Sprintf("### Failures (%d)\n", len(r.Results)),
+		fmt.Sprintf("### Failures (%d)\n", r.Results.Len()),
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the summary lacks %q", want)
@@ -184,7 +184,7 @@ func TestJobSummaryBound(t *testing.T) {
 	const n = 60000
 	outcomes := []diag.Outcome{diag.Fail, diag.Error, diag.Pending, diag.Skip, diag.Pass}
 	for i := range n {
-		r.Results = append(r.Results, diag.Result{File: fmt.Sprintf("docs/%d%s.md", i, long), Pos: diag.Pos{Line: i + 1},
+		r.Results.Add(diag.Result{File: fmt.Sprintf("docs/%d%s.md", i, long), Pos: diag.Pos{Line: i + 1},
 			Check: long, Code: long, Outcome: outcomes[i%len(outcomes)], Message: long, Assertion: long, Blocking: i%2 == 0})
 	}
 	r.Count()
@@ -246,14 +246,12 @@ func TestPendingReviewCommand(t *testing.T) {
 			t.Errorf("shellWord(%q) = %q, want %q", in, got, want)
 		}
 	}
-	sec := pendingSection([]*diag.Result{
-		{Source: diag.SourcePage, File: "docs/a.md", Check: "reads-well", Grader: "human", Outcome: diag.Pending, Code: "human_review"},
-		{Source: diag.SourcePage, File: "docs/a.md", Check: "auto-1", Grader: "ai", Outcome: diag.Pending, Code: "no_judge"},
-	})
-	if row := sec.row(0); !strings.Contains(row, "evalgate review docs/a.md reads-well --pass (or --fail)") {
+	human := diag.Result{Source: diag.SourcePage, File: "docs/a.md", Check: "reads-well", Grader: "human", Outcome: diag.Pending, Code: "human_review"}
+	ai := diag.Result{Source: diag.SourcePage, File: "docs/a.md", Check: "auto-1", Grader: "ai", Outcome: diag.Pending, Code: "no_judge"}
+	if row := pendingRow(&human); !strings.Contains(row, "evalgate review docs/a.md reads-well --pass (or --fail)") {
 		t.Errorf("human row %q", row)
 	}
-	if row := sec.row(1); strings.Contains(row, "evalgate review") {
+	if row := pendingRow(&ai); strings.Contains(row, "evalgate review") {
 		t.Errorf("ai row %q names a review", row)
 	}
 }

@@ -49,13 +49,13 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		r.Suites = append(r.Suites, Suite{Name: s.Name, Score: s.Score, Target: s.Target, Met: s.Met, Partial: s.Partial,
 			Weights: Weights(s.Weights), Pos: pos(s.Line, s.Column)})
 	}
-	r.Results = make([]diag.Result, 0, len(in.Results))
 	for i, j := range in.Results {
 		res, err := fromJSONResult(j)
 		if err != nil {
+			r.Results.Close()
 			return nil, fmt.Errorf("results[%d]: %v", i, err)
 		}
-		r.Results = append(r.Results, res)
+		r.Results.Add(res)
 	}
 	r.Count()
 	return r, nil

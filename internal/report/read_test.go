@@ -12,7 +12,7 @@ func TestReadJSONRoundTrip(t *testing.T) {
 	for name, r := range map[string]*Report{"sample": sample(), "baselined": baselinedSample(), "judged": judgedReport(),
 		"edge": sarifEdgeReport(), "hostile": sarifHostileReport()} {
 		r.Scope.Shard, r.Scope.Config = &Shard{Index: 2, Count: 3}, &ConfigFile{File: ".evalgate.yaml", SHA256: "ab12"}
-		r.ValidUTF8() // as Finish leaves every report
+		r.validText() // as Finish leaves every report
 		var first bytes.Buffer
 		if err := WriteJSON(&first, r); err != nil {
 			t.Fatal(err)
@@ -71,7 +71,7 @@ func FuzzReadJSON(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r.ValidUTF8()
+		r.validText()
 		var once, twice bytes.Buffer
 		if err := WriteJSON(&once, r); err != nil {
 			t.Fatalf("a report read could not be written: %v", err)

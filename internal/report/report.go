@@ -19,7 +19,8 @@ type Report struct {
 	Scope   Scope
 	Summary Summary
 	Suites  []Suite
-	Results []diag.Result
+	// Results are in report order once the report is finished.
+	Results Results
 	// Notices are the run's notices (also written to stderr); writers that
 	// have a place for them (the job summary, SARIF notifications) use them.
 	Notices []string
@@ -139,33 +140,31 @@ type Suite struct {
 	Pos     diag.Pos // the suite's key in the config
 }
 
-// Finish readies a report for its writers, whatever command made it: every result's Blocking by the one
-// gate (diag.Blocks at failOn), its evidence bounded (README "Evidence"), the results in report order,
-// the counts, and the wall time since start.
-func (r *Report) Finish(failOn diag.Severity, start time.Time) {
+// Finish readies a report for its writers, whatever command made it. In one pass over the results in
+// report order it calls mark, when there is one, on each (the baseline of known failures marks the fails
+// it accepts), decides its Blocking by the one gate (diag.Blocks at failOn) and counts it. Every result's
+// evidence is already bounded and its text valid UTF-8 (Results.Add); the notices' text is made so. The
+// wall time is that since start.
+func (r *Report) Finish(failOn diag.Severity, start time.Time, mark func(*diag.Result)) {
 	r.Duration = time.Since(start)
-	for i := range r.Results {
-		res := &r.Results[i]
+	s := Summary{Score: r.Summary.Score, Weights: r.Summary.Weights}
+	r.Results.Update(func(res *diag.Result) {
+		if mark != nil {
+			mark(res)
+		}
 		res.Blocking = diag.Blocks(res, failOn)
-		res.Evidence = diag.BoundEvidence(res.Evidence)
+		s.add(res)
+	})
+	r.Summary = s
+	for i, n := range r.Notices {
+		r.Notices[i] = validUTF8(n)
 	}
-	r.ValidUTF8()
-	diag.Sort(r.Results)
-	r.Count()
 }
 
-// ValidUTF8 replaces every invalid byte of the results' text with U+FFFD, as every format would
-// write it: a report read back from its JSON (a merge of shards) is then the report it was.
-func (r *Report) ValidUTF8() {
-	for i := range r.Results {
-		res := &r.Results[i]
-		for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code, &res.Message, &res.Key, &res.Assertion} {
-			*s = validUTF8(*s)
-		}
-		if res.Evidence != nil && !validEvidence(res.Evidence) {
-			res.Evidence = validValue(res.Evidence).(map[string]any)
-		}
-	}
+// validText makes every result's text and every notice valid UTF-8, as Finish leaves them (for
+// reports whose results were not added one by one).
+func (r *Report) validText() {
+	r.Results.Update(validResult)
 	for i, n := range r.Notices {
 		r.Notices[i] = validUTF8(n)
 	}
@@ -228,28 +227,32 @@ func shownSeverity(res *diag.Result) diag.Severity {
 // Count fills r.Summary's counts from r.Results; Score is left as it is.
 func (r *Report) Count() {
 	s := Summary{Score: r.Summary.Score, Weights: r.Summary.Weights}
-	for i := range r.Results {
-		res := &r.Results[i]
-		switch res.Outcome {
-		case diag.Pass:
-			s.Pass++
-		case diag.Fail:
-			s.Fail++
-		case diag.Error:
-			s.Error++
-		case diag.Skip:
-			s.Skip++
-		case diag.Pending:
-			s.Pending++
-		}
-		if res.Blocking {
-			s.Blocking++
-		}
-		if res.Baselined {
-			s.Baselined++
-		}
+	for res := range r.Results.All() {
+		s.add(res)
 	}
 	r.Summary = s
+}
+
+// add counts res.
+func (s *Summary) add(res *diag.Result) {
+	switch res.Outcome {
+	case diag.Pass:
+		s.Pass++
+	case diag.Fail:
+		s.Fail++
+	case diag.Error:
+		s.Error++
+	case diag.Skip:
+		s.Skip++
+	case diag.Pending:
+		s.Pending++
+	}
+	if res.Blocking {
+		s.Blocking++
+	}
+	if res.Baselined {
+		s.Baselined++
+	}
 }
 
 // Format is an output format of the report.

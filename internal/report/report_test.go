@@ -34,7 +34,7 @@ func sample() *Report {
 			{Name: "how-to", Score: 0.5, Target: 1, Met: false},
 			{Name: "ref", Score: 1, Target: 0.9, Met: true, Partial: true},
 		},
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourceConfig, File: ".evalgate.yaml", Pos: diag.Pos{Line: 12, Col: 3}, Check: "suite:how-to",
 				Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "suite_below_target",
 				Message: "suite how-to scores 0.5, below its target 1", Evidence: map[string]any{"score": 0.5, "target": 1.0}},
@@ -59,7 +59,7 @@ func sample() *Report {
 				CaseID: "placeholder.printf.001", Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true,
 				Code: "placeholder_missing", Message: "placeholder %d is missing",
 				Evidence: map[string]any{"expected": []any{"%s", "%d"}, "actual": []any{"%s"}}},
-		},
+		}...),
 	}
 	r.Count()
 	return r
@@ -71,12 +71,12 @@ func baselinedSample() *Report {
 	r := sample()
 	r.Baseline = true
 	n := 0
-	for i := range r.Results {
-		if res := &r.Results[i]; res.Outcome == diag.Fail && n < 2 {
+	r.Results.Update(func(res *diag.Result) {
+		if res.Outcome == diag.Fail && n < 2 {
 			res.Baselined, res.Blocking = true, false
 			n++
 		}
-	}
+	})
 	r.Count()
 	return r
 }

@@ -1,12 +1,12 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -71,55 +71,40 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	run := sarif.NewRun(sarif.Tool{Driver: driver})
 	run.ColumnKind = "unicodeCodePoints"
 
-	// Fingerprints are computed over every eligible result before any is
-	// dropped, so that dropping never renumbers the occurrences kept.
-	eligible := sarifEligible(r)
-	prints := fingerprints(r, eligible)
-	kept := keepSARIF(r, eligible)
-
 	// Rules: one per rule id of the results written, in id order. Each is
 	// described by its first result in report order, and its default level
 	// is that of its most severe result.
+	quota, eligible := sarifQuota(r)
 	type rule struct {
-		first *diag.Result
+		first diag.Result
 		level string
 	}
 	rules := map[string]*rule{}
-	ids := make([]string, len(kept))
-	for k, pos := range kept {
-		res := &r.Results[eligible[pos]]
-		ids[k] = RuleID(res)
-		ru, ok := rules[ids[k]]
+	kept := 0
+	sarifEach(r, quota, func(res *diag.Result, _ string) {
+		kept++
+		id := RuleID(res)
+		ru, ok := rules[id]
 		if !ok {
-			ru = &rule{first: res}
-			rules[ids[k]] = ru
+			first := *res
+			first.Evidence = nil // a rule's description needs none
+			ru = &rule{first: first}
+			rules[id] = ru
 		}
 		ru.level = maxLevel(ru.level, sarifLevel(res))
-	}
+	})
 	ruleIndex := make(map[string]int, len(rules))
 	for i, id := range slices.Sorted(maps.Keys(rules)) {
 		ruleIndex[id] = i
-		driver.Rules = append(driver.Rules, sarifRule(id, rules[id].first, rules[id].level))
-	}
-
-	run.Results = make([]*sarif.Result, 0, len(kept))
-	for k, pos := range kept {
-		res := &r.Results[eligible[pos]]
-		sr := sarifResult(res, ids[k], ruleIndex[ids[k]], prints[pos])
-		if r.Baseline {
-			// Code scanning reads baselineState: "unchanged" is a known
-			// failure the baseline accepts, "new" one it does not.
-			sr.WithBaselineState(map[bool]string{true: "unchanged", false: "new"}[res.Baselined])
-		}
-		run.Results = append(run.Results, sr)
+		driver.Rules = append(driver.Rules, sarifRule(id, &rules[id].first, rules[id].level))
 	}
 
 	inv := sarif.NewInvocation().WithExecutionSuccess(true)
-	if n := len(eligible) - len(kept); n > 0 {
+	if n := eligible - kept; n > 0 {
 		inv.AddTToolExecutionNotification(sarif.NewNotification().WithLevel(sarifWarning).WithTextMessage(fmt.Sprintf(
 			"evalgate found %d failures and errors; the log holds %d, the most GitHub code scanning accepts in one run. "+
 				"%d were left out, lowest severity first (note, then warning, then error; error outcomes last).",
-			len(eligible), len(kept), n)))
+			eligible, kept, n)))
 	}
 	for _, notice := range r.Notices {
 		inv.AddTToolExecutionNotification(sarif.NewNotification().WithLevel(sarifNote).WithTextMessage(notice))
@@ -142,15 +127,54 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	}
 	log.AddRun(run)
 
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
+	// The log is encoded without its results, which are then written one at a time where its
+	// empty results array is: the bytes are those of encoding the whole log.
+	head, err := indentedJSON(log, "")
+	if err != nil {
 		return err
 	}
-	_, err = w.Write(guardJSON(buf.Bytes()))
-	return err
+	marker := []byte("\n      \"results\": []")
+	at := bytes.Index(head, marker)
+	if at < 0 {
+		return fmt.Errorf("report: no results in the encoded SARIF log")
+	}
+	at += len(marker) - 1
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(guardJSON(head[:at]))
+	first := true
+	sarifEach(r, quota, func(res *diag.Result, fingerprint string) {
+		if err != nil {
+			return
+		}
+		id := RuleID(res)
+		sr := sarifResult(res, id, ruleIndex[id], fingerprint)
+		if r.Baseline {
+			// Code scanning reads baselineState: "unchanged" is a known
+			// failure the baseline accepts, "new" one it does not.
+			sr.WithBaselineState(map[bool]string{true: "unchanged", false: "new"}[res.Baselined])
+		}
+		var one []byte
+		if one, err = indentedJSON(sr, "        "); err != nil {
+			return
+		}
+		sep := ",\n        "
+		if first {
+			sep, first = "\n        ", false
+		}
+		bw.WriteString(sep)
+		bw.Write(guardJSON(bytes.TrimSuffix(one, []byte("\n"))))
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.Results.Err(); err != nil {
+		return err
+	}
+	if !first {
+		bw.WriteString("\n      ")
+	}
+	bw.Write(guardJSON(head[at:]))
+	return bw.Flush()
 }
 
 // sarifToolVersion is tool.driver.version: the version without the "v" of a
@@ -166,19 +190,13 @@ func sarifToolVersion(v string) string {
 // SARIFDropped is how many fail and error results WriteSARIF leaves out of r
 // to stay within GitHub's 25,000 results per run; the job summary says so too.
 func SARIFDropped(r *Report) int {
-	return max(0, len(sarifEligible(r))-sarifMaxResults)
+	_, eligible := sarifQuota(r)
+	return max(0, eligible-sarifMaxResults)
 }
 
-// sarifEligible lists the indexes of r's fail and error results, the only
-// outcomes SARIF reports, in report order.
-func sarifEligible(r *Report) []int {
-	var idx []int
-	for i := range r.Results {
-		if o := r.Results[i].Outcome; o == diag.Fail || o == diag.Error {
-			idx = append(idx, i)
-		}
-	}
-	return idx
+// eligibleSARIF says res is a fail or an error, the only outcomes SARIF reports.
+func eligibleSARIF(res *diag.Result) bool {
+	return res.Outcome == diag.Fail || res.Outcome == diag.Error
 }
 
 // dropRank orders results for dropping: the lowest rank goes first. Notes,
@@ -197,50 +215,57 @@ func dropRank(r *diag.Result) int {
 	return 2
 }
 
-// keepSARIF picks which eligible results (positions in eligible) the log
-// holds, in report order: all of them when they fit, else the highest ranks,
-// and of the rank that fits only in part its first results in report order.
-func keepSARIF(r *Report, eligible []int) []int {
+// sarifQuota counts r's eligible results and says how many of each drop rank the log holds: all
+// of them when they fit, else the highest ranks, and of the rank that fits only in part its first
+// results in report order.
+func sarifQuota(r *Report) (quota [4]int, eligible int) {
 	var byRank [4]int
-	for _, i := range eligible {
-		byRank[dropRank(&r.Results[i])]++
+	for res := range r.Results.All() {
+		if eligibleSARIF(res) {
+			byRank[dropRank(res)]++
+			eligible++
+		}
 	}
-	// quota[k] is how many results of rank k are kept.
-	var quota [4]int
 	room := sarifMaxResults
 	for k := len(byRank) - 1; k >= 0; k-- {
 		quota[k] = min(byRank[k], room)
 		room -= quota[k]
 	}
-	kept := make([]int, 0, min(len(eligible), sarifMaxResults))
-	for pos, i := range eligible {
-		k := dropRank(&r.Results[i])
-		if quota[k] > 0 {
-			quota[k]--
-			kept = append(kept, pos)
-		}
-	}
-	return kept
+	return quota, eligible
 }
 
-// fingerprints computes partialFingerprints["evalgate/v1"] for each eligible
-// result: the hex SHA-256 of the rule id, file, case id, code and the
-// finding's key, each written with its length first so that no two field
-// lists hash alike. The line is left out on purpose: an edit above a finding
-// must not turn it into a new alert. Results that share a hash get ":2",
-// ":3", ... in report order, so that each stays a distinct, stable alert.
-func fingerprints(r *Report, eligible []int) []string {
-	out := make([]string, len(eligible))
+// sarifEach calls fn on each result the log holds, in report order, with its
+// partialFingerprints["evalgate/v1"]: Fingerprint, and for results of a file that share it ":2",
+// ":3", ... in report order, so that each stays a distinct, stable alert. Occurrences are counted
+// over every eligible result before any is dropped, so that dropping never renumbers those kept.
+// A file's results come together in report order, so the count starts again with each file (a
+// fingerprint names its file).
+func sarifEach(r *Report, quota [4]int, fn func(res *diag.Result, fingerprint string)) {
 	seen := map[string]int{}
-	for pos, i := range eligible {
-		fp := Fingerprint(&r.Results[i])
+	file := ""
+	left := quota[0] + quota[1] + quota[2] + quota[3]
+	for res := range r.Results.All() {
+		if left == 0 {
+			return // the rest is dropped
+		}
+		if !eligibleSARIF(res) {
+			continue
+		}
+		if res.File != file {
+			clear(seen)
+			file = res.File
+		}
+		fp := Fingerprint(res)
 		seen[fp]++
 		if n := seen[fp]; n > 1 {
 			fp += ":" + strconv.Itoa(n)
 		}
-		out[pos] = fp
+		if k := dropRank(res); quota[k] > 0 {
+			quota[k]--
+			left--
+			fn(res, fp)
+		}
 	}
-	return out
 }
 
 // Fingerprint is the evalgate/v1 fingerprint of a result before its

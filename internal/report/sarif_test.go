@@ -28,7 +28,7 @@ func sarifEdgeReport() *Report {
 		Category: "docs",
 		Notices:  []string{"evalgate checked 1 changed file", "::warning::notice ##[group]x\nline two"},
 		Duration: 1500 * time.Millisecond,
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourceConfig, File: ".evalgate.yaml", Pos: diag.Pos{Line: 3, Col: 1}, Check: diag.CheckDefinition,
 				Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "unknown_key",
 				Message: `unknown key "pagez"`, Key: "pagez"},
@@ -71,9 +71,8 @@ func sarifEdgeReport() *Report {
 			{Source: diag.SourceJev, File: "evals/jev/replay.jsonl", Pos: diag.Pos{Line: 1}, Check: "replay",
 				CaseID: "t-002", Outcome: diag.Error, Blocking: true, Code: "replay_missing_case",
 				Message: "the replay has no answers for t-002"},
-		},
+		}...),
 	}
-	diag.Sort(r.Results)
 	r.Count()
 	return r
 }
@@ -89,7 +88,7 @@ func sarifHostileReport() *Report {
 		Scope:    Scope{Mode: ScopeAll},
 		Category: "cat" + evil,
 		Notices:  []string{evil},
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourcePage, File: "::docs/" + evil + "%20.md", Pos: diag.Pos{Line: 1, Col: 1}, Check: "id" + evil,
 				CaseID: evil, Grader: "command", Type: evil, Outcome: diag.Fail, Code: "command_failed" + evil,
 				Message: evil, Key: evil, Weight: 1, Assertion: evil,
@@ -100,9 +99,8 @@ func sarifHostileReport() *Report {
 				Outcome: diag.Error, Code: "internal_error", Message: evil},
 			{Source: diag.SourceConfig, File: ".evalgate.yaml", Pos: diag.Pos{Line: 4, Col: 3}, Check: "suite:" + evil,
 				Outcome: diag.Fail, Code: "suite_below_target", Message: evil},
-		},
+		}...),
 	}
-	diag.Sort(r.Results)
 	r.Count()
 	return r
 }
@@ -112,20 +110,19 @@ func sarifHostileReport() *Report {
 func sarifBigReport(errors, fails, warnings, notes int) *Report {
 	r := &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}
 	total := errors + fails + warnings + notes
-	r.Results = make([]diag.Result, 0, total)
 	add := func(n *int, o diag.Outcome, s diag.Severity, code string) {
 		if *n == 0 {
 			return
 		}
 		*n--
-		i := len(r.Results)
-		r.Results = append(r.Results, diag.Result{
+		i := r.Results.Len()
+		r.Results.Add(diag.Result{
 			Source: diag.SourcePage, File: fmt.Sprintf("docs/%05d.md", i), Pos: diag.Pos{Line: i%50 + 1},
 			Check: "links", Grader: "tool:links", Outcome: o, Severity: s, Code: code, Message: "m", Key: fmt.Sprint(i),
 		})
 	}
 	// Interleaved, so that dropping must pick by rank, not by position.
-	for len(r.Results) < total {
+	for r.Results.Len() < total {
 		add(&notes, diag.Fail, diag.SeverityInfo, "too_short")
 		add(&fails, diag.Fail, diag.SeverityError, "broken_link")
 		add(&warnings, diag.Fail, diag.SeverityWarning, "missing_anchor")
@@ -188,16 +185,16 @@ func TestSARIFSchemaGoldens(t *testing.T) {
 func TestSARIFSchemaEdges(t *testing.T) {
 	onlyPasses := &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}
 	for i := range 3 {
-		onlyPasses.Results = append(onlyPasses.Results, diag.Result{Source: diag.SourcePage, File: "a.md",
+		onlyPasses.Results.Add(diag.Result{Source: diag.SourcePage, File: "a.md",
 			Pos: diag.Pos{Line: i + 1}, Check: "c", Grader: "command", Outcome: diag.Pass, Code: "ok", Message: "ok"})
 	}
-	onlyPasses.Results = append(onlyPasses.Results,
+	onlyPasses.Results.Add(
 		diag.Result{Source: diag.SourcePage, File: "a.md", Check: "s", Outcome: diag.Skip, Code: "eval_skipped", Message: "skip"},
 		diag.Result{Source: diag.SourcePage, File: "a.md", Check: "h", Grader: "human", Outcome: diag.Pending, Code: "human_review", Message: "wait"})
 
 	unknownPositions := &Report{Tool: Tool{Name: "evalgate"}, Scope: Scope{Mode: ScopePaths}}
 	for i, pos := range []diag.Pos{{}, {Line: 3}, {Line: 3, Col: 7}, {Line: 0, Col: 5}} {
-		unknownPositions.Results = append(unknownPositions.Results, diag.Result{Source: diag.SourcePage, File: "a.md",
+		unknownPositions.Results.Add(diag.Result{Source: diag.SourcePage, File: "a.md",
 			Pos: pos, Check: fmt.Sprint("c", i), Grader: "command", Outcome: diag.Fail, Code: "command_failed", Message: "failed"})
 	}
 
@@ -495,9 +492,9 @@ func checkSARIF(t *testing.T, r *Report, out []byte) *sarifLogT {
 	// Without dropping, results map one to one onto the fail and error
 	// results, in report order, at their files and positions.
 	var want []*diag.Result
-	for i := range r.Results {
-		if o := r.Results[i].Outcome; o == diag.Fail || o == diag.Error {
-			want = append(want, &r.Results[i])
+	for _, res := range r.Results.Slice() {
+		if o := res.Outcome; o == diag.Fail || o == diag.Error {
+			want = append(want, &res)
 		}
 	}
 	if SARIFDropped(r) == 0 {
@@ -552,10 +549,10 @@ func jsonString(s string) string {
 func TestSARIFFingerprintsIgnoreLines(t *testing.T) {
 	before := fingerprintsOf(t, sarifEdgeReport())
 	moved := sarifEdgeReport()
-	for i := range moved.Results {
-		moved.Results[i].Pos = moved.Results[i].Pos.Shift(10)
-		moved.Results[i].Message += " (edited)"
-	}
+	moved.Results.Update(func(res *diag.Result) {
+		res.Pos = res.Pos.Shift(10)
+		res.Message += " (edited)"
+	})
 	after := fingerprintsOf(t, moved)
 	if strings.Join(before, ",") != strings.Join(after, ",") {
 		t.Errorf("fingerprints changed with the lines:\n%v\n%v", before, after)
@@ -585,17 +582,17 @@ func TestSARIFFingerprintFields(t *testing.T) {
 		"field boundary":        func(r *diag.Result) { r.File, r.CaseID = "ab", "c" },
 		"field boundary at NUL": func(r *diag.Result) { r.File, r.CaseID = "a\x00bc", "" },
 	}
-	want := fingerprintsOf(t, &Report{Results: []diag.Result{base}})[0]
+	want := fingerprintsOf(t, &Report{Results: ResultsOf([]diag.Result{base}...)})[0]
 	for name, change := range variants {
 		r := base
 		change(&r)
-		if got := fingerprintsOf(t, &Report{Results: []diag.Result{r}})[0]; got == want {
+		if got := fingerprintsOf(t, &Report{Results: ResultsOf([]diag.Result{r}...)})[0]; got == want {
 			t.Errorf("%s: the fingerprint does not change", name)
 		}
 	}
 	same := base
 	same.Pos, same.Message, same.Severity, same.Evidence = diag.Pos{Line: 9, Col: 2}, "other", diag.SeverityInfo, map[string]any{"x": 1}
-	if got := fingerprintsOf(t, &Report{Results: []diag.Result{same}})[0]; got != want {
+	if got := fingerprintsOf(t, &Report{Results: ResultsOf([]diag.Result{same}...)})[0]; got != want {
 		t.Error("the fingerprint depends on the position, message, severity or evidence")
 	}
 }
@@ -640,16 +637,17 @@ func TestSARIFDropOrder(t *testing.T) {
 			if got, want := SARIFDropped(r), max(0, total-sarifMaxResults); got != want {
 				t.Errorf("SARIFDropped = %d, want %d", got, want)
 			}
-			eligible := sarifEligible(r)
+			quota, _ := sarifQuota(r)
 			var kept [4]int
-			last := -1
-			for _, pos := range keepSARIF(r, eligible) {
-				if pos <= last {
-					t.Fatalf("kept results out of report order: %d after %d", pos, last)
+			var last *diag.Result
+			sarifEach(r, quota, func(res *diag.Result, _ string) {
+				if last != nil && diag.Compare(last, res) >= 0 {
+					t.Fatalf("kept results out of report order: %s after %s", res.File, last.File)
 				}
-				last = pos
-				kept[dropRank(&r.Results[eligible[pos]])]++
-			}
+				copied := *res
+				last = &copied
+				kept[dropRank(res)]++
+			})
 			if kept != tt.kept {
 				t.Errorf("kept by rank %v, want %v", kept, tt.kept)
 			}
@@ -662,17 +660,23 @@ func TestSARIFDropOrder(t *testing.T) {
 // in a log without dropping.
 func TestSARIFDropKeepsReportOrder(t *testing.T) {
 	r := sarifBigReport(0, sarifMaxResults+2, 0, 0)
-	eligible := sarifEligible(r)
-	kept := keepSARIF(r, eligible)
-	if len(kept) != sarifMaxResults || kept[len(kept)-1] != sarifMaxResults-1 {
-		t.Fatalf("kept %d results, the last at %d; want the first %d", len(kept), kept[len(kept)-1], sarifMaxResults)
+	each := func(r *Report) (files, prints []string) {
+		quota, _ := sarifQuota(r)
+		sarifEach(r, quota, func(res *diag.Result, fp string) {
+			files, prints = append(files, res.File), append(prints, fp)
+		})
+		return files, prints
 	}
-	all := fingerprints(r, eligible)
-	whole := &Report{Results: r.Results[:sarifMaxResults]}
-	fit := fingerprints(whole, sarifEligible(whole))
+	keptFiles, kept := each(r)
+	all := r.Results.Slice()
+	if len(kept) != sarifMaxResults || keptFiles[len(keptFiles)-1] != all[sarifMaxResults-1].File {
+		t.Fatalf("kept %d results, the last in %s; want the first %d", len(kept), keptFiles[len(keptFiles)-1], sarifMaxResults)
+	}
+	whole := &Report{Results: ResultsOf(all[:sarifMaxResults]...)}
+	_, fit := each(whole)
 	for i := range fit {
-		if fit[i] != all[kept[i]] {
-			t.Fatalf("result %d: fingerprint %s when dropping, %s without", i, all[kept[i]], fit[i])
+		if fit[i] != kept[i] {
+			t.Fatalf("result %d: fingerprint %s when dropping, %s without", i, kept[i], fit[i])
 		}
 	}
 }

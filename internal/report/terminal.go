@@ -55,40 +55,34 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		}
 		return "\x1b[" + sgr + "m" + s + "\x1b[0m"
 	}
-	var files []string
-	groups := map[string][]*diag.Result{}
+	// A file's results come together in report order: each group is written when the next begins,
+	// so only one file's results are held.
 	tally := map[string]int{}
-	for i := range r.Results {
-		res := &r.Results[i]
-		if res.Outcome == diag.Pass {
-			continue
-		}
-		if _, ok := groups[res.File]; !ok {
-			files = append(files, res.File)
-		}
-		groups[res.File] = append(groups[res.File], res)
-		tally[res.Code]++
-	}
-
 	bw := bufio.NewWriter(w)
-	for i, file := range files {
-		if i > 0 {
+	var group []diag.Result
+	groups := 0
+	flush := func() {
+		if len(group) == 0 {
+			return
+		}
+		if groups > 0 {
 			bw.WriteByte('\n')
 		}
+		groups++
 		header := "(no file)"
-		if file != "" {
+		if file := group[0].File; file != "" {
 			header = guardLine(termText(file))
 		}
 		bw.WriteString(paint(sgrBold, header))
 		bw.WriteByte('\n')
-		results := groups[file]
 		width := 0
-		for _, res := range results {
-			width = max(width, len(position(res.Pos)))
+		for i := range group {
+			width = max(width, len(position(group[i].Pos)))
 		}
 		// A result line starts with two spaces and a position (digits or
 		// "-"): it cannot start a workflow command.
-		for _, res := range results {
+		for i := range group {
+			res := &group[i]
 			label, sgr := terminalLabel(res)
 			pos := position(res.Pos)
 			bw.WriteString("  " + pos + strings.Repeat(" ", width-len(pos)+2))
@@ -99,8 +93,25 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 			}
 			bw.WriteByte('\n')
 		}
+		group = group[:0]
 	}
-	if len(files) > 0 {
+	for res := range r.Results.All() {
+		if res.Outcome == diag.Pass {
+			continue
+		}
+		if len(group) > 0 && group[0].File != res.File {
+			flush()
+		}
+		kept := *res
+		kept.Evidence = nil
+		group = append(group, kept)
+		tally[res.Code]++
+	}
+	flush()
+	if err := r.Results.Err(); err != nil {
+		return err
+	}
+	if groups > 0 {
 		bw.WriteByte('\n')
 		bw.WriteString(tallyLine(tally)) // starts with a count
 		bw.WriteByte('\n')

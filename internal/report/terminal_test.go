@@ -46,7 +46,7 @@ func TestTerminalGolden(t *testing.T) {
 func TestTerminalGrouping(t *testing.T) {
 	r := &Report{
 		Seen: Seen{Pages: 2, PagesWithEvals: 1, Evals: 3, Contracts: 1},
-		Results: []diag.Result{
+		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourceConfig, Check: "definition", Outcome: diag.Fail, Severity: diag.SeverityError,
 				Code: "unknown_key", Message: "no file"},
 			{Source: diag.SourcePage, File: "b.md", Pos: diag.Pos{Line: 10, Col: 2}, Check: "links",
@@ -55,21 +55,21 @@ func TestTerminalGrouping(t *testing.T) {
 				Outcome: diag.Pass, Code: "ok", Message: "never shown"},
 			{Source: diag.SourcePage, File: "a.md", Check: "eval-skip", Outcome: diag.Skip,
 				Code: "page_skipped", Message: "skipped"},
-			// Back to b.md under another source: it joins b.md's group.
+			// b.md under another source, next in report order: it joins b.md's group.
 			{Source: diag.SourceJev, File: "b.md", Pos: diag.Pos{Line: 1, Col: 1}, Check: "intent",
 				Outcome: diag.Error, Code: "broken_link", Message: "an error outcome"},
-		},
+		}...),
 	}
 	r.Count()
 	want := `(no file)
   -  error    no file [unknown_key]  definition
 
+a.md
+  -  skip     skipped [page_skipped]  eval-skip
+
 b.md
   10:2  warning  x.md is missing [broken_link]  links
   1:1   error    an error outcome [broken_link]  intent
-
-a.md
-  -  skip     skipped [page_skipped]  eval-skip
 
 2 broken_link, 1 page_skipped, 1 unknown_key
 evalgate: saw 2 pages (1 with evals), 3 evals, 0 fixtures, 1 contract
@@ -81,7 +81,7 @@ evalgate: 1 pass, 2 fail, 1 error, 1 skip, 0 pending; 0 blocking
 }
 
 func TestTerminalEmpty(t *testing.T) {
-	r := &Report{Results: []diag.Result{{File: "a.md", Outcome: diag.Pass, Code: "ok"}}}
+	r := &Report{Results: ResultsOf([]diag.Result{{File: "a.md", Outcome: diag.Pass, Code: "ok"}}...)}
 	r.Count()
 	want := "evalgate: saw 0 pages (0 with evals), 0 evals, 0 fixtures, 0 contracts\n" +
 		"evalgate: 1 pass, 0 fail, 0 error, 0 skip, 0 pending; 0 blocking\n"
@@ -110,7 +110,7 @@ func TestTerminalColors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.res.File, tt.res.Check, tt.res.Code, tt.res.Message = "f.md", "chk", "code", "msg"
-		r := &Report{Results: []diag.Result{tt.res}}
+		r := &Report{Results: ResultsOf([]diag.Result{tt.res}...)}
 		r.Count()
 		got := writeTerminal(t, r, true)
 		for _, want := range []string{"\x1b[1mf.md\x1b[0m\n", "  -  " + tt.want + " ", "msg [code]  \x1b[2mchk\x1b[0m\n"} {
@@ -135,13 +135,13 @@ func TestTerminalBlockingSummaryIsRed(t *testing.T) {
 // sequence, break a line, reorder the display or start a workflow command,
 // with colour or without.
 func TestTerminalHostile(t *testing.T) {
-	r := &Report{Results: []diag.Result{{
+	r := &Report{Results: ResultsOf([]diag.Result{{
 		Source: diag.SourcePage, File: "::evil\x1b]0;title\x07.md", Pos: diag.Pos{Line: 2, Col: 1},
 		Check:   "chk\u009b31m",
 		Outcome: diag.Fail, Severity: diag.SeverityError,
 		Code:    "code\n::warning::y",
 		Message: "\x1b[31mred\x1b[0m\n::error::x ##[group]g a\u202eb \u2028",
-	}}}
+	}}...)}
 	r.Count()
 	for _, color := range []bool{false, true} {
 		out := writeTerminal(t, r, color)

@@ -17,8 +17,7 @@ import (
 // severity), then one summary line. Passes are only counted.
 func WriteText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	for i := range r.Results {
-		res := &r.Results[i]
+	for res := range r.Results.All() {
 		if res.Outcome == diag.Pass {
 			continue
 		}
@@ -27,6 +26,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	bw.WriteString(guardLine(SummaryLine(r)))
 	bw.WriteByte('\n')
+	if err := r.Results.Err(); err != nil {
+		return err
+	}
 	return bw.Flush()
 }
 

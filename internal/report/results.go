@@ -1,0 +1,301 @@
+package report
+
+import (
+	"bufio"
+	"container/heap"
+	"errors"
+	"io"
+	"iter"
+	"os"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// Results are a report's results: added in any order, read in report order (diag.Compare) as
+// often as a writer needs (README "Memory"). A batch of results stays in memory; once a batch
+// grows past spillResults results or spillBytes bytes it is sorted and spilled to an unlinked
+// temporary file, and reading merges the sorted runs. So a run of any size holds one batch, and
+// one result per run while it is read; a run small enough for one batch never touches the disk.
+//
+// Add and reading must not overlap: a run adds from one goroutine, then finishes, then writes.
+// The zero Results is empty and ready to use.
+type Results struct {
+	buf    []diag.Result
+	bytes  int // buf's estimated size
+	n      int
+	sorted bool // buf is in report order
+	file   *os.File
+	runs   []spillRun
+	end    int64 // where the next run starts in file
+	err    error
+}
+
+// Spill bounds of a batch. A batch of 8,192 results of a few hundred bytes each is about 4 MiB;
+// evidence can be far larger (64 KiB each at the most), hence the byte bound as well. Tests lower
+// them to spill small reports.
+var (
+	spillResults = 8192
+	spillBytes   = 4 << 20
+)
+
+// spillRun is one sorted batch in the temporary file.
+type spillRun struct{ off, size int64 }
+
+// ResultsOf holds rs as they are, which it takes over: for tests, and for results that need no
+// bounding (Add bounds and cleans each result).
+func ResultsOf(rs ...diag.Result) Results {
+	return Results{buf: rs, n: len(rs)}
+}
+
+// Len is how many results there are.
+func (s *Results) Len() int { return s.n }
+
+// Err is the first error of writing or reading the temporary file; a writer that read the results
+// returns it, for a report that lost results is no report.
+func (s *Results) Err() error { return s.err }
+
+// Add adds results, each with its evidence bounded (README "Evidence") and its text made valid
+// UTF-8 (every invalid byte U+FFFD, as every format writes it), so that what is spilled and read
+// back is what every writer would see.
+func (s *Results) Add(rs ...diag.Result) {
+	for _, res := range rs {
+		res.Evidence = diag.BoundEvidence(res.Evidence)
+		validResult(&res)
+		s.buf = append(s.buf, res)
+		s.bytes += resultSize(&res)
+		s.n++
+		s.sorted = false
+		if len(s.buf) >= spillResults || s.bytes >= spillBytes {
+			s.spillBatch()
+		}
+	}
+}
+
+// spillBatch sorts the batch and appends it to the temporary file as one run.
+func (s *Results) spillBatch() {
+	if s.err != nil || len(s.buf) == 0 {
+		return
+	}
+	if s.file == nil {
+		f, err := os.CreateTemp("", "evalgate-results-*")
+		if err != nil {
+			s.err = err
+			return
+		}
+		os.Remove(f.Name()) // unlinked: the file goes when it is closed, or when evalgate dies
+		s.file = f
+	}
+	diag.Sort(s.buf)
+	w := bufio.NewWriterSize(io.NewOffsetWriter(s.file, s.end), 64<<10)
+	var size int64
+	var enc []byte
+	for i := range s.buf {
+		enc = appendResult(enc[:0], &s.buf[i])
+		n, _ := w.Write(enc)
+		size += int64(n)
+	}
+	if err := w.Flush(); err != nil {
+		s.err = err
+		return
+	}
+	s.runs = append(s.runs, spillRun{off: s.end, size: size})
+	s.end += size
+	clear(s.buf) // drop the batch's strings and evidence for the collector
+	s.buf, s.bytes = s.buf[:0], 0
+}
+
+// All yields every result in report order. The pointer is valid until the next one is yielded;
+// a result is kept by copying it. Changes to it through the pointer are lost unless the results
+// are all in memory: Update changes results for good.
+func (s *Results) All() iter.Seq[*diag.Result] {
+	return func(yield func(*diag.Result) bool) {
+		s.sortBuf()
+		if len(s.runs) == 0 {
+			for i := range s.buf {
+				if !yield(&s.buf[i]) {
+					return
+				}
+			}
+			return
+		}
+		s.merge(yield)
+	}
+}
+
+func (s *Results) sortBuf() {
+	if !s.sorted {
+		diag.Sort(s.buf)
+		s.sorted = true
+	}
+}
+
+// Update calls fn on every result in report order and keeps what it changes.
+func (s *Results) Update(fn func(*diag.Result)) {
+	if len(s.runs) == 0 {
+		s.sortBuf()
+		for i := range s.buf {
+			fn(&s.buf[i])
+		}
+		return
+	}
+	// Merged into one run, written after the others; the old runs are then dropped (their space in
+	// the file is not reused: a run is rewritten once, by Finish).
+	s.sortBuf()
+	w := bufio.NewWriterSize(io.NewOffsetWriter(s.file, s.end), 64<<10)
+	var size int64
+	var enc []byte
+	s.merge(func(res *diag.Result) bool {
+		fn(res)
+		enc = appendResult(enc[:0], res)
+		n, _ := w.Write(enc)
+		size += int64(n)
+		return true
+	})
+	if err := w.Flush(); err != nil && s.err == nil {
+		s.err = err
+	}
+	clear(s.buf)
+	s.buf, s.bytes, s.sorted = s.buf[:0], 0, true
+	s.runs = []spillRun{{off: s.end, size: size}}
+	s.end += size
+}
+
+// Slice is every result in report order, in memory: for tests and small reports.
+func (s *Results) Slice() []diag.Result {
+	out := make([]diag.Result, 0, s.n)
+	for res := range s.All() {
+		out = append(out, *res)
+	}
+	return out
+}
+
+// Close removes the temporary file, if there is one.
+func (s *Results) Close() error {
+	if s.file == nil {
+		return nil
+	}
+	err := s.file.Close()
+	s.file = nil
+	return err
+}
+
+// merge yields the runs and the in-memory batch merged in report order; of equal results the
+// earlier run's comes first, the batch's last, as a stable sort of the whole would order them.
+func (s *Results) merge(yield func(*diag.Result) bool) {
+	if s.err != nil {
+		return
+	}
+	h := &cursors{}
+	for i, run := range s.runs {
+		c := &cursor{rank: i, rd: bufio.NewReaderSize(io.NewSectionReader(s.file, run.off, run.size), 32<<10)}
+		if c.next(s) {
+			h.list = append(h.list, c)
+		}
+	}
+	if len(s.buf) > 0 {
+		c := &cursor{rank: len(s.runs), mem: s.buf}
+		c.next(s)
+		h.list = append(h.list, c)
+	}
+	heap.Init(h)
+	for len(h.list) > 0 {
+		c := h.list[0]
+		if !yield(&c.cur) {
+			return
+		}
+		if c.next(s) {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+		if s.err != nil {
+			return
+		}
+	}
+}
+
+// cursor reads one run: from the file (rd) or from the batch in memory (mem).
+type cursor struct {
+	rank int
+	rd   *bufio.Reader
+	mem  []diag.Result
+	cur  diag.Result
+	dec  decoder
+}
+
+func (c *cursor) next(s *Results) bool {
+	if c.rd == nil {
+		if len(c.mem) == 0 {
+			return false
+		}
+		c.cur, c.mem = c.mem[0], c.mem[1:]
+		return true
+	}
+	res, err := c.dec.read(c.rd)
+	if err != nil {
+		if !errors.Is(err, io.EOF) && s.err == nil {
+			s.err = err
+		}
+		return false
+	}
+	c.cur = res
+	return true
+}
+
+type cursors struct{ list []*cursor }
+
+func (h *cursors) Len() int { return len(h.list) }
+func (h *cursors) Less(i, j int) bool {
+	if c := diag.Compare(&h.list[i].cur, &h.list[j].cur); c != 0 {
+		return c < 0
+	}
+	return h.list[i].rank < h.list[j].rank
+}
+func (h *cursors) Swap(i, j int) { h.list[i], h.list[j] = h.list[j], h.list[i] }
+func (h *cursors) Push(x any)    { h.list = append(h.list, x.(*cursor)) }
+func (h *cursors) Pop() any {
+	c := h.list[len(h.list)-1]
+	h.list = h.list[:len(h.list)-1]
+	return c
+}
+
+// validResult replaces every invalid byte of res's text with U+FFFD.
+func validResult(res *diag.Result) {
+	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
+		&res.Message, &res.Key, &res.Assertion} {
+		*s = validUTF8(*s)
+	}
+	if res.Evidence != nil && !validEvidence(res.Evidence) {
+		res.Evidence, _ = validValue(res.Evidence).(map[string]any)
+	}
+}
+
+// resultSize estimates the memory res holds: its strings and evidence, and the struct itself.
+func resultSize(res *diag.Result) int {
+	n := 200 + len(res.File) + len(res.Check) + len(res.CaseID) + len(res.Grader) + len(res.Code) +
+		len(res.Message) + len(res.Key) + len(res.Assertion)
+	if res.Evidence != nil {
+		n += evidenceSize(res.Evidence)
+	}
+	return n
+}
+
+func evidenceSize(v any) int {
+	switch x := v.(type) {
+	case string:
+		return 16 + len(x)
+	case []any:
+		n := 24
+		for _, e := range x {
+			n += evidenceSize(e)
+		}
+		return n
+	case map[string]any:
+		n := 48
+		for k, e := range x {
+			n += 16 + len(k) + evidenceSize(e)
+		}
+		return n
+	}
+	return 16
+}

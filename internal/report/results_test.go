@@ -1,0 +1,285 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// spillAll makes every report of the test spill: a batch of one result.
+func spillAll(t *testing.T, results, bytes int) {
+	t.Helper()
+	oldResults, oldBytes := spillResults, spillBytes
+	spillResults, spillBytes = results, bytes
+	t.Cleanup(func() { spillResults, spillBytes = oldResults, oldBytes })
+}
+
+// randomResult is a result with every field set from r, its evidence of every type the spill
+// encoding knows and one it does not (a struct, written as JSON).
+func randomResult(r *rand.Rand, i int) diag.Result {
+	words := []string{"a", "ü", "::error::x", "\xff", "", "docs/a b.md", strings.Repeat("z", 300)}
+	w := func() string { return words[r.IntN(len(words))] }
+	res := diag.Result{
+		Source: diag.Source(r.IntN(4)), File: fmt.Sprintf("f%d.md", r.IntN(20)),
+		Pos: diag.Pos{Line: r.IntN(50), Col: r.IntN(3)}, Check: w(), CaseID: w(), Grader: w(), Type: w(),
+		Outcome: diag.Outcomes[r.IntN(len(diag.Outcomes))], Severity: diag.Severities[r.IntN(3)],
+		Blocking: r.IntN(2) == 0, Code: w(), Message: fmt.Sprintf("m%d %s", i, w()), Weight: r.Float64(),
+		DurationMS: r.Int64N(1000) - 10, Key: w(), Verdictless: r.IntN(2) == 0, Assertion: w(), Baselined: r.IntN(2) == 0,
+	}
+	if r.IntN(3) > 0 {
+		res.Evidence = map[string]any{
+			"n": r.IntN(100) - 50, "big": int64(1) << 60, "f": r.Float64(), "s": w(), "nil": nil, "t": true, "no": false,
+			"list":   []any{1.5, w(), []any{}, map[string]any{"k": w()}},
+			"obj":    map[string]any{w(): []any{nil, 2}},
+			"struct": struct{ A int }{A: i},
+		}
+	}
+	return res
+}
+
+// TestResultsSpill: results spilled in batches read back in report order, exactly as they were
+// added (as Add leaves them), as often as asked, and Update's changes stay.
+func TestResultsSpill(t *testing.T) {
+	for _, batch := range []int{1, 7, 1000} {
+		t.Run(fmt.Sprint(batch), func(t *testing.T) {
+			spillAll(t, batch, 1<<30)
+			r := rand.New(rand.NewPCG(1, uint64(batch)))
+			var s, mem Results
+			defer s.Close()
+			for i := range 500 {
+				res := randomResult(r, i)
+				s.Add(res)
+				mem.Add(res)
+			}
+			if batch < 500 && len(s.runs) == 0 {
+				t.Fatal("nothing was spilled")
+			}
+			// mem spilled too: its batch bound is the same. Sort a copy of the results as Add left them.
+			want := append([]diag.Result(nil), s.Slice()...)
+			for pass := range 2 {
+				var got []diag.Result
+				for res := range s.All() {
+					got = append(got, *res)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("pass %d: read back differs", pass)
+				}
+			}
+			for i := 1; i < len(want); i++ {
+				if diag.Compare(&want[i-1], &want[i]) > 0 {
+					t.Fatalf("results %d and %d out of report order", i-1, i)
+				}
+			}
+			s.Update(func(res *diag.Result) { res.Message += "!" })
+			i := 0
+			for res := range s.All() {
+				if res.Message != want[i].Message+"!" {
+					t.Fatalf("result %d: Update lost: %q", i, res.Message)
+				}
+				i++
+			}
+			if i != 500 || s.Len() != 500 || s.Err() != nil {
+				t.Fatalf("%d results read, Len %d, Err %v", i, s.Len(), s.Err())
+			}
+		})
+	}
+}
+
+// TestResultsSpillStable: results equal in every key come back in the order they were added,
+// across batches, as diag.Sort orders them in memory.
+func TestResultsSpillStable(t *testing.T) {
+	spillAll(t, 3, 1<<30)
+	var s Results
+	defer s.Close()
+	for i := range 20 {
+		s.Add(diag.Result{File: "a.md", Code: "c", Evidence: map[string]any{"i": i}})
+	}
+	i := 0
+	for res := range s.All() {
+		if res.Evidence["i"] != i {
+			t.Fatalf("result %d has i=%v", i, res.Evidence["i"])
+		}
+		i++
+	}
+}
+
+// TestSpilledWritersAgree: every format writes the same bytes for a report whose results were all
+// spilled, one to a batch, as for the same report in memory.
+func TestSpilledWritersAgree(t *testing.T) {
+	formats := map[string]func(*bytes.Buffer, *Report) error{
+		"text":     func(b *bytes.Buffer, r *Report) error { return WriteText(b, r) },
+		"json":     func(b *bytes.Buffer, r *Report) error { return WriteJSON(b, r) },
+		"sarif":    func(b *bytes.Buffer, r *Report) error { return WriteSARIF(b, r) },
+		"junit":    func(b *bytes.Buffer, r *Report) error { return WriteJUnit(b, r) },
+		"summary":  func(b *bytes.Buffer, r *Report) error { return WriteJobSummary(b, r) },
+		"terminal": func(b *bytes.Buffer, r *Report) error { return WriteTerminal(b, r, TerminalOptions{Color: true}) },
+		"github": func(b *bytes.Buffer, r *Report) error {
+			return WriteGitHub(b, r, GitHubOptions{Token: func() string { return "0123456789abcdef0123456789abcdef" }, Getenv: func(string) string { return "" }})
+		},
+	}
+	reports := map[string]func() *Report{"sample": sample, "baselined": baselinedSample, "judged": judgedReport,
+		"edge": sarifEdgeReport, "hostile": sarifHostileReport}
+	for name, build := range reports {
+		// The same results, added one by one as a run adds them, in memory and spilled.
+		respill := func(spill bool) *Report {
+			r := build()
+			rs := r.Results.Slice()
+			r.Results = Results{}
+			if spill {
+				old := spillResults
+				spillResults = 1
+				defer func() { spillResults = old }()
+			}
+			r.Results.Add(rs...)
+			return r
+		}
+		mem, spilled := respill(false), respill(true)
+		if len(spilled.Results.runs) == 0 {
+			t.Fatalf("%s: nothing spilled", name)
+		}
+		for format, write := range formats {
+			var a, b bytes.Buffer
+			if err := write(&a, mem); err != nil {
+				t.Fatal(err)
+			}
+			if err := write(&b, spilled); err != nil {
+				t.Fatal(err)
+			}
+			if a.String() != b.String() {
+				t.Errorf("%s %s: spilled writes differ:\n%s\nin memory:\n%s", name, format, b.String(), a.String())
+			}
+		}
+		spilled.Results.Close()
+	}
+}
+
+// FuzzSpillDecode: whatever the temporary file holds, reading it never panics or hangs, and
+// says it is damaged instead of inventing results.
+func FuzzSpillDecode(f *testing.F) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := range 4 {
+		res := randomResult(r, i)
+		f.Add(appendResult(nil, &res))
+	}
+	f.Add([]byte{0, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d decoder
+		rd := bufio.NewReader(bytes.NewReader(data))
+		for range 100 {
+			res, err := d.read(rd)
+			if err != nil {
+				return
+			}
+			// What decodes encodes to a prefix of what was read.
+			if enc := appendResult(nil, &res); len(enc) == 0 {
+				t.Fatal("empty encoding")
+			}
+		}
+	})
+}
+
+// TestMillionResults: a report of a million results writes every one of them in every format, and
+// the heap stays within 30 MiB while it does (README "Memory"). The heap is read at fixed points
+// (every 4 MiB written), not sampled in time.
+func TestMillionResults(t *testing.T) {
+	const n = 1_000_000
+	var peak uint64
+	var ms runtime.MemStats
+	sample := func() {
+		runtime.ReadMemStats(&ms)
+		peak = max(peak, ms.HeapInuse)
+	}
+	rep := &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}
+	defer rep.Results.Close()
+	for i := range n {
+		o := diag.Pass
+		if i%10 == 0 {
+			o = diag.Fail
+		}
+		rep.Results.Add(diag.Result{Source: diag.SourceEvalCase, File: fmt.Sprintf("evals/f%03d.jsonl", i%1000),
+			Pos: diag.Pos{Line: i/1000 + 1, Col: 1}, Check: "placeholder_integrity", CaseID: fmt.Sprintf("case-%07d", i),
+			Outcome: o, Code: "ok", Message: "4 placeholder(s) preserved", Evidence: map[string]any{"n": i}})
+		if i%100_000 == 0 {
+			sample()
+		}
+	}
+	rep.Finish(diag.SeverityError, time.Now(), nil)
+	if rep.Summary.Pass+rep.Summary.Fail != n || rep.Summary.Fail != n/10 {
+		t.Fatalf("summary %+v", rep.Summary)
+	}
+	counts := map[string]func(w *countingWriter) (int, error){
+		"json": func(w *countingWriter) (int, error) {
+			return w.count(`"source": "evalcase"`), WriteJSON(w, rep)
+		},
+		"text": func(w *countingWriter) (int, error) { return w.count("[ok]\n"), WriteText(w, rep) },
+		"junit": func(w *countingWriter) (int, error) {
+			return w.count("<testcase "), WriteJUnit(w, rep)
+		},
+	}
+	want := map[string]int{"json": n, "text": n / 10, "junit": n}
+	for format, write := range counts {
+		w := &countingWriter{every: 4 << 20, sample: sample}
+		_, err := write(w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.found; got != want[format] {
+			t.Errorf("%s: %d results written, want %d", format, got, want[format])
+		}
+	}
+	var sarifOut countingWriter
+	sarifOut.every, sarifOut.sample = 4<<20, sample
+	sarifOut.count(`"ruleId"`)
+	if err := WriteSARIF(&sarifOut, rep); err != nil {
+		t.Fatal(err)
+	}
+	if sarifOut.found != sarifMaxResults {
+		t.Errorf("SARIF holds %d results, want %d", sarifOut.found, sarifMaxResults)
+	}
+	var summary countingWriter
+	summary.every, summary.sample = 1<<20, sample
+	if err := WriteJobSummary(&summary, rep); err != nil {
+		t.Fatal(err)
+	}
+	sample()
+	if peak > 30<<20 {
+		t.Errorf("the heap reached %.1f MiB", float64(peak)/(1<<20))
+	}
+	t.Logf("peak heap %.1f MiB", float64(peak)/(1<<20))
+}
+
+// countingWriter counts the occurrences of one string in what is written through it (an
+// occurrence split across two writes counts too) and calls sample every so many bytes.
+type countingWriter struct {
+	needle  string
+	tail    []byte
+	found   int
+	n, next int
+	every   int
+	sample  func()
+}
+
+func (w *countingWriter) count(needle string) int { w.needle = needle; return 0 }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	if w.needle != "" {
+		joined := append(w.tail, p...)
+		w.found += bytes.Count(joined, []byte(w.needle)) - bytes.Count(w.tail, []byte(w.needle))
+		keep := min(len(joined), len(w.needle)-1)
+		w.tail = append(w.tail[:0], joined[len(joined)-keep:]...)
+	}
+	w.n += len(p)
+	if w.sample != nil && w.n >= w.next {
+		w.sample()
+		w.next = w.n + w.every
+	}
+	return len(p), nil
+}

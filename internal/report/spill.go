@@ -1,0 +1,313 @@
+package report
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+
+	"github.com/evalgate/evalgate/internal/diag"
+)
+
+// The spill encoding of a result (Results): its fields in declaration order, strings and
+// numbers as varints, evidence as tagged values. It is private to one run, written and read by
+// the same binary, so it has no version; what it must be is exact: a result read back is the
+// result that was written, its evidence of the same Go types, so every writer writes the same
+// bytes for it.
+
+// Evidence value tags.
+const (
+	tagNil byte = iota
+	tagFalse
+	tagTrue
+	tagInt
+	tagInt64
+	tagFloat
+	tagString
+	tagList
+	tagMap
+	tagJSON // any other JSON-encodable value, read back as encoding/json reads it (numbers as json.Number)
+)
+
+// Result flags.
+const (
+	flagBlocking = 1 << iota
+	flagVerdictless
+	flagBaselined
+	flagEvidence // Evidence is not nil
+)
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// appendResult appends res's encoding to b.
+func appendResult(b []byte, res *diag.Result) []byte {
+	b = binary.AppendUvarint(b, uint64(res.Source))
+	b = appendString(b, res.File)
+	b = binary.AppendVarint(b, int64(res.Pos.Line))
+	b = binary.AppendVarint(b, int64(res.Pos.Col))
+	for _, s := range []string{res.Check, res.CaseID, res.Grader, res.Type, string(res.Outcome)} {
+		b = appendString(b, s)
+	}
+	b = binary.AppendVarint(b, int64(res.Severity))
+	var flags byte
+	for _, f := range []struct {
+		on   bool
+		flag byte
+	}{{res.Blocking, flagBlocking}, {res.Verdictless, flagVerdictless}, {res.Baselined, flagBaselined}, {res.Evidence != nil, flagEvidence}} {
+		if f.on {
+			flags |= f.flag
+		}
+	}
+	b = append(b, flags)
+	b = appendString(b, res.Code)
+	b = appendString(b, res.Message)
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(res.Weight))
+	b = binary.AppendVarint(b, res.DurationMS)
+	b = appendString(b, res.Key)
+	b = appendString(b, res.Assertion)
+	if res.Evidence != nil {
+		b = appendMap(b, res.Evidence)
+	}
+	return b
+}
+
+func appendMap(b []byte, m map[string]any) []byte {
+	b = binary.AppendUvarint(b, uint64(len(m)))
+	for k, v := range m {
+		b = appendString(b, k)
+		b = appendValue(b, v)
+	}
+	return b
+}
+
+func appendValue(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, tagNil)
+	case bool:
+		if x {
+			return append(b, tagTrue)
+		}
+		return append(b, tagFalse)
+	case int:
+		return binary.AppendVarint(append(b, tagInt), int64(x))
+	case int64:
+		return binary.AppendVarint(append(b, tagInt64), x)
+	case float64:
+		return binary.LittleEndian.AppendUint64(append(b, tagFloat), math.Float64bits(x))
+	case string:
+		return appendString(append(b, tagString), x)
+	case []any:
+		if x == nil {
+			return append(b, tagNil) // JSON null, as a nil list is written
+		}
+		b = binary.AppendUvarint(append(b, tagList), uint64(len(x)))
+		for _, e := range x {
+			b = appendValue(b, e)
+		}
+		return b
+	case map[string]any:
+		if x == nil {
+			return append(b, tagNil)
+		}
+		return appendMap(append(b, tagMap), x)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		js, _ = json.Marshal(err.Error()) // as the JSON report would fail to write it, a string says why
+	}
+	return appendString(append(b, tagJSON), string(js))
+}
+
+// decoder reads results back; it keeps the last file name, which most results share with the
+// one before them, so that reading a file's results allocates its name once.
+type decoder struct {
+	buf  []byte
+	file string
+}
+
+var errSpill = errors.New("report: the results' temporary file is damaged")
+
+func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
+	n, err := binary.ReadUvarint(rd)
+	if err != nil {
+		return nil, err
+	}
+	if n > math.MaxInt32 {
+		return nil, errSpill
+	}
+	d.buf = slices.Grow(d.buf[:0], int(n))[:n]
+	if _, err := io.ReadFull(rd, d.buf); err != nil {
+		return nil, errSpill
+	}
+	return d.buf, nil
+}
+
+func (d *decoder) str(rd *bufio.Reader) (string, error) {
+	b, err := d.bytes(rd)
+	return string(b), err
+}
+
+func varint(rd *bufio.Reader) (int64, error) {
+	v, err := binary.ReadVarint(rd)
+	if err != nil {
+		return 0, errSpill
+	}
+	return v, nil
+}
+
+// read reads one result; io.EOF when the run is done.
+func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
+	var res diag.Result
+	src, err := binary.ReadUvarint(rd)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return res, io.EOF
+		}
+		return res, errSpill
+	}
+	res.Source = diag.Source(src)
+	file, err := d.bytes(rd)
+	if err != nil {
+		return res, errSpill
+	}
+	if string(file) != d.file {
+		d.file = string(file)
+	}
+	res.File = d.file
+	var nums [2]int64
+	for i := range nums {
+		if nums[i], err = varint(rd); err != nil {
+			return res, err
+		}
+	}
+	res.Pos = diag.Pos{Line: int(nums[0]), Col: int(nums[1])}
+	var outcome string
+	for _, s := range []*string{&res.Check, &res.CaseID, &res.Grader, &res.Type, &outcome} {
+		if *s, err = d.str(rd); err != nil {
+			return res, errSpill
+		}
+	}
+	res.Outcome = diag.Outcome(outcome)
+	sev, err := varint(rd)
+	if err != nil {
+		return res, err
+	}
+	res.Severity = diag.Severity(sev)
+	flags, err := rd.ReadByte()
+	if err != nil {
+		return res, errSpill
+	}
+	res.Blocking, res.Verdictless, res.Baselined = flags&flagBlocking != 0, flags&flagVerdictless != 0, flags&flagBaselined != 0
+	if res.Code, err = d.str(rd); err != nil {
+		return res, errSpill
+	}
+	if res.Message, err = d.str(rd); err != nil {
+		return res, errSpill
+	}
+	var w [8]byte
+	if _, err := io.ReadFull(rd, w[:]); err != nil {
+		return res, errSpill
+	}
+	res.Weight = math.Float64frombits(binary.LittleEndian.Uint64(w[:]))
+	if res.DurationMS, err = varint(rd); err != nil {
+		return res, err
+	}
+	if res.Key, err = d.str(rd); err != nil {
+		return res, errSpill
+	}
+	if res.Assertion, err = d.str(rd); err != nil {
+		return res, errSpill
+	}
+	if flags&flagEvidence != 0 {
+		if res.Evidence, err = d.readMap(rd); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+func (d *decoder) readMap(rd *bufio.Reader) (map[string]any, error) {
+	n, err := binary.ReadUvarint(rd)
+	if err != nil || n > math.MaxInt32 {
+		return nil, errSpill
+	}
+	m := make(map[string]any, min(n, 64))
+	for range n {
+		k, err := d.str(rd)
+		if err != nil {
+			return nil, errSpill
+		}
+		if m[k], err = d.readValue(rd); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (d *decoder) readValue(rd *bufio.Reader) (any, error) {
+	tag, err := rd.ReadByte()
+	if err != nil {
+		return nil, errSpill
+	}
+	switch tag {
+	case tagNil:
+		return nil, nil
+	case tagFalse, tagTrue:
+		return tag == tagTrue, nil
+	case tagInt:
+		v, err := varint(rd)
+		return int(v), err
+	case tagInt64:
+		return varint(rd)
+	case tagFloat:
+		var w [8]byte
+		if _, err := io.ReadFull(rd, w[:]); err != nil {
+			return nil, errSpill
+		}
+		return math.Float64frombits(binary.LittleEndian.Uint64(w[:])), nil
+	case tagString:
+		s, err := d.str(rd)
+		if err != nil {
+			return nil, errSpill
+		}
+		return s, nil
+	case tagList:
+		n, err := binary.ReadUvarint(rd)
+		if err != nil || n > math.MaxInt32 {
+			return nil, errSpill
+		}
+		out := make([]any, 0, min(n, 64))
+		for range n {
+			v, err := d.readValue(rd)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case tagMap:
+		return d.readMap(rd)
+	case tagJSON:
+		js, err := d.bytes(rd)
+		if err != nil {
+			return nil, errSpill
+		}
+		dec := json.NewDecoder(bytes.NewReader(js))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("%w: %v", errSpill, err)
+		}
+		return v, nil
+	}
+	return nil, errSpill
+}
