@@ -104,7 +104,9 @@ const (
 // caseRef is a case's entry in the index: where to find it again and what
 // its no_candidate results need.
 type caseRef struct {
-	id       string // shares its bytes with the index's key
+	idOff    int64  // where the id is in the ids' arena
+	idLen    uint32 // the id's length
+	sameHash int32  // the earlier slot whose id has the same hash; -1 for none
 	off      int64  // byte offset of the case's line in its fixture
 	n        uint32 // the line's length in bytes
 	line     int32
@@ -120,7 +122,7 @@ type checker struct {
 	req   Request
 	emit  func(diag.Result)
 	limit int               // the longest line read; MaxLine except in tests
-	ids   map[string]int32  // case id → index into refs
+	ids   *caseIDs          // case id → index into refs
 	refs  []caseRef         // every indexed case
 	real  []string          // each fixture's resolved path; "" when it was not read
 	scope []bool            // each fixture's InScope
@@ -134,7 +136,7 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	}
 	c := &checker{
 		req: req, emit: emit, limit: MaxLine,
-		ids:   map[string]int32{},
+		ids:   newIDs(),
 		real:  make([]string, len(req.Fixtures)),
 		scope: make([]bool, len(req.Fixtures)),
 		lines: newLineCache(),
@@ -167,14 +169,15 @@ func (c *checker) run(ctx context.Context) error {
 		if !ref.valid || ref.answered || !c.scope[ref.file] {
 			continue
 		}
+		id := c.ids.text(ref)
 		for j, a := range Vocabulary {
 			if ref.asserts&(1<<j) == 0 {
 				continue
 			}
 			c.emit(diag.Result{
 				Source: diag.SourceEvalCase, File: c.req.Fixtures[ref.file], Pos: diag.Pos{Line: int(ref.line), Col: 1},
-				Check: a.Name, CaseID: ref.id, Outcome: diag.Skip, Severity: severityOf(ref.report&(1<<j) != 0),
-				Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", ref.id),
+				Check: a.Name, CaseID: id, Outcome: diag.Skip, Severity: severityOf(ref.report&(1<<j) != 0),
+				Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", id),
 			})
 		}
 	}
@@ -325,7 +328,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 	if id == "" {
 		return
 	}
-	if _, dup := c.ids[id]; dup {
+	if _, dup := c.ids.find(c.refs, id); dup {
 		if inScope {
 			pos := info.idPos
 			if !pos.Known() {
@@ -336,8 +339,8 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 		}
 		return
 	}
-	ref := caseRef{id: id, off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
-	c.ids[id] = int32(len(c.refs))
+	ref := caseRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
+	c.ids.add(&ref, int32(len(c.refs)), id)
 	c.refs = append(c.refs, ref)
 }
 
@@ -408,7 +411,7 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *asse
 			}
 			// A faulty candidate still answers its case: no no_candidate
 			// on top of its own fault.
-			if slot, known := c.ids[v.CaseID]; known {
+			if slot, known := c.ids.find(c.refs, v.CaseID); known {
 				c.refs[slot].answered = true
 			}
 			return
@@ -416,7 +419,7 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *asse
 		w, idPos = &v, pos // valid: the fast path was over-cautious
 	}
 	id := w.CaseID
-	slot, known := c.ids[id]
+	slot, known := c.ids.find(c.refs, id)
 	if !known {
 		if inScope {
 			c.candidateFault(rel, ln, id, idPos, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
@@ -482,20 +485,21 @@ type assertJob struct {
 // assert runs the job's assertions, handing each result to out.
 func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 	ref, w := &j.ref, j.w
+	id := w.CaseID // the candidate's, which is its case's
 	line := int(ref.line)
 	var doc caseDoc
 	err := j.err
 	if err == nil {
 		err = decodeCase(j.text, &doc)
 	}
-	if err == nil && doc.ID != ref.id {
+	if err == nil && doc.ID != id {
 		err = errors.New("the line no longer holds this case")
 	}
 	if err != nil {
 		out(diag.Result{
 			Source: diag.SourceEvalCase, File: j.file, Pos: diag.Pos{Line: line, Col: 1}, Check: diag.CheckDefinition,
-			CaseID: ref.id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
-			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", ref.id, err, j.file),
+			CaseID: id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
+			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", id, err, j.file),
 		})
 		return
 	}
@@ -513,7 +517,7 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 		}
 	}
 	for _, a := range doc.Assertions {
-		c.runAssertion(lookupAssertion(a.Name), a, &in, j.file, line, ref.id, out)
+		c.runAssertion(lookupAssertion(a.Name), a, &in, j.file, line, id, out)
 	}
 }
 
