@@ -186,8 +186,9 @@ func (s *Results) merge(yield func(*diag.Result) bool) {
 		return
 	}
 	h := &cursors{}
+	dec := &decoder{} // one for every run, so they share the strings they keep
 	for i, run := range s.runs {
-		c := &cursor{rank: i, rd: bufio.NewReaderSize(io.NewSectionReader(s.file, run.off, run.size), 32<<10)}
+		c := &cursor{rank: i, dec: dec, rd: bufio.NewReaderSize(io.NewSectionReader(s.file, run.off, run.size), 32<<10)}
 		if c.next(s) {
 			h.list = append(h.list, c)
 		}
@@ -220,7 +221,7 @@ type cursor struct {
 	rd   *bufio.Reader
 	mem  []diag.Result
 	cur  diag.Result
-	dec  decoder
+	dec  *decoder
 }
 
 func (c *cursor) next(s *Results) bool {

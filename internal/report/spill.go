@@ -127,12 +127,29 @@ func appendValue(b []byte, v any) []byte {
 	return appendString(append(b, tagJSON), string(js))
 }
 
-// decoder reads results back; it keeps the last file name, which most results share with the
-// one before them, so that reading a file's results allocates its name once.
+// decoder reads results back. Results in report order share most of their strings with the one
+// before them (the file, the check, the code, often the message): it keeps each field's last string
+// and reuses it when the bytes are the same, so that reading a million results does not allocate a
+// million copies of each.
 type decoder struct {
 	buf  []byte
-	file string
+	last [fieldCount]string
 }
+
+// The string fields, indexes into decoder.last.
+const (
+	fieldFile = iota
+	fieldCheck
+	fieldCaseID
+	fieldGrader
+	fieldType
+	fieldOutcome
+	fieldCode
+	fieldMessage
+	fieldKey
+	fieldAssertion
+	fieldCount
+)
 
 var errSpill = errors.New("report: the results' temporary file is damaged")
 
@@ -151,9 +168,16 @@ func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
 	return d.buf, nil
 }
 
-func (d *decoder) str(rd *bufio.Reader) (string, error) {
+// str reads a string; field is its decoder.last, or -1 for one not kept.
+func (d *decoder) str(rd *bufio.Reader, field int) (string, error) {
 	b, err := d.bytes(rd)
-	return string(b), err
+	if err != nil || field < 0 {
+		return string(b), err
+	}
+	if d.last[field] != string(b) {
+		d.last[field] = string(b)
+	}
+	return d.last[field], nil
 }
 
 func varint(rd *bufio.Reader) (int64, error) {
@@ -175,14 +199,9 @@ func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
 		return res, errSpill
 	}
 	res.Source = diag.Source(src)
-	file, err := d.bytes(rd)
-	if err != nil {
+	if res.File, err = d.str(rd, fieldFile); err != nil {
 		return res, errSpill
 	}
-	if string(file) != d.file {
-		d.file = string(file)
-	}
-	res.File = d.file
 	var nums [2]int64
 	for i := range nums {
 		if nums[i], err = varint(rd); err != nil {
@@ -191,8 +210,8 @@ func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
 	}
 	res.Pos = diag.Pos{Line: int(nums[0]), Col: int(nums[1])}
 	var outcome string
-	for _, s := range []*string{&res.Check, &res.CaseID, &res.Grader, &res.Type, &outcome} {
-		if *s, err = d.str(rd); err != nil {
+	for i, s := range []*string{&res.Check, &res.CaseID, &res.Grader, &res.Type, &outcome} {
+		if *s, err = d.str(rd, fieldCheck+i); err != nil {
 			return res, errSpill
 		}
 	}
@@ -207,10 +226,10 @@ func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
 		return res, errSpill
 	}
 	res.Blocking, res.Verdictless, res.Baselined = flags&flagBlocking != 0, flags&flagVerdictless != 0, flags&flagBaselined != 0
-	if res.Code, err = d.str(rd); err != nil {
+	if res.Code, err = d.str(rd, fieldCode); err != nil {
 		return res, errSpill
 	}
-	if res.Message, err = d.str(rd); err != nil {
+	if res.Message, err = d.str(rd, fieldMessage); err != nil {
 		return res, errSpill
 	}
 	var w [8]byte
@@ -221,10 +240,10 @@ func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
 	if res.DurationMS, err = varint(rd); err != nil {
 		return res, err
 	}
-	if res.Key, err = d.str(rd); err != nil {
+	if res.Key, err = d.str(rd, fieldKey); err != nil {
 		return res, errSpill
 	}
-	if res.Assertion, err = d.str(rd); err != nil {
+	if res.Assertion, err = d.str(rd, fieldAssertion); err != nil {
 		return res, errSpill
 	}
 	if flags&flagEvidence != 0 {
@@ -242,7 +261,7 @@ func (d *decoder) readMap(rd *bufio.Reader) (map[string]any, error) {
 	}
 	m := make(map[string]any, min(n, 64))
 	for range n {
-		k, err := d.str(rd)
+		k, err := d.str(rd, -1)
 		if err != nil {
 			return nil, errSpill
 		}
@@ -275,7 +294,7 @@ func (d *decoder) readValue(rd *bufio.Reader) (any, error) {
 		}
 		return math.Float64frombits(binary.LittleEndian.Uint64(w[:])), nil
 	case tagString:
-		s, err := d.str(rd)
+		s, err := d.str(rd, -1)
 		if err != nil {
 			return nil, errSpill
 		}
