@@ -1,8 +1,8 @@
 package evalcase
 
 import (
-	"bytes"
 	"context"
+	"math/bits"
 	"os"
 	"runtime"
 	"sync"
@@ -87,10 +87,23 @@ func inOrder[B any](produce func(send func(B)), work func(B), hand func(B)) {
 	<-handed
 }
 
-// caseBatch is a run of fixture lines, each text its own copy, and what decoding them found.
+// caseBatch is a run of fixture lines, their texts copied end to end into text, and what decoding
+// them found. Batches are used again once handed on (nothing keeps a line's text past its use), so
+// reading a fixture allocates a few batches' worth of text, not the fixture's.
 type caseBatch struct {
 	lines   []rawLine
+	text    []byte
 	decoded []decodedCase
+}
+
+var caseBatches = sync.Pool{New: func() any { return &caseBatch{} }}
+
+// keep appends text to *arena and returns the copy. A copy made before the arena grew stays valid:
+// it keeps the array it was made in.
+func keep(arena *[]byte, text []byte) []byte {
+	start := len(*arena)
+	*arena = append(*arena, text...)
+	return (*arena)[start:len(*arena):len(*arena)]
 }
 
 // eachCase is eachLine for fixtures: it reads f's lines, decodes them on every core, and calls use with
@@ -99,27 +112,30 @@ func (c *checker) eachCase(ctx context.Context, f *os.File, rel string, inScope 
 	var lr *lineReader
 	var err error
 	inOrder(func(send func(*caseBatch)) {
-		b := &caseBatch{}
+		b := caseBatches.Get().(*caseBatch)
 		lr, err = c.readLines(ctx, f, func(ln rawLine) {
-			ln.Text = bytes.Clone(ln.Text)
+			ln.Text = keep(&b.text, ln.Text)
 			b.lines = append(b.lines, ln)
 			if len(b.lines) == aheadLines {
 				send(b)
-				b = &caseBatch{}
+				b = caseBatches.Get().(*caseBatch)
 			}
 		})
 		if len(b.lines) > 0 {
 			send(b)
 		}
 	}, func(b *caseBatch) {
-		b.decoded = make([]decodedCase, len(b.lines))
-		for i, ln := range b.lines {
-			b.decoded[i] = decodeLine(ln)
+		b.decoded = b.decoded[:0]
+		for _, ln := range b.lines {
+			b.decoded = append(b.decoded, decodeLine(ln))
 		}
 	}, func(b *caseBatch) {
 		for i := range b.lines {
 			use(b.lines[i], &b.decoded[i])
 		}
+		clear(b.decoded) // the faults and ids go to the collector
+		b.lines, b.text, b.decoded = b.lines[:0], b.text[:0], b.decoded[:0]
+		caseBatches.Put(b)
 	})
 	if err != nil {
 		return err
@@ -138,6 +154,14 @@ type candidateSlot struct {
 	job     *assertJob
 }
 
+// candidateBatch is a run of candidate lines' slots, and the texts of their cases, end to end.
+type candidateBatch struct {
+	slots []*candidateSlot
+	text  []byte
+}
+
+var candidateBatches = sync.Pool{New: func() any { return &candidateBatch{} }}
+
 // eachCandidate checks every line of the candidates file f (README "Results, scope and memory").
 func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inScope bool) error {
 	emit := c.emit
@@ -145,33 +169,37 @@ func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inS
 	c.emit = func(r diag.Result) { cur.results = append(cur.results, r) } // the reading goroutine's
 	var lr *lineReader
 	var err error
-	inOrder(func(send func([]*candidateSlot)) {
-		var b []*candidateSlot
+	inOrder(func(send func(*candidateBatch)) {
+		b := candidateBatches.Get().(*candidateBatch)
 		lr, err = c.readLines(ctx, f, func(ln rawLine) {
 			cur = &candidateSlot{}
-			cur.job = c.candidateLine(rel, ln, inScope)
-			b = append(b, cur)
-			if len(b) == aheadLines {
+			cur.job = c.candidateLine(rel, ln, inScope, &b.text)
+			b.slots = append(b.slots, cur)
+			if len(b.slots) == aheadLines {
 				send(b)
-				b = nil
+				b = candidateBatches.Get().(*candidateBatch)
 			}
 		})
-		if len(b) > 0 {
+		if len(b.slots) > 0 {
 			send(b)
 		}
-	}, func(b []*candidateSlot) {
-		for _, s := range b {
+	}, func(b *candidateBatch) {
+		for _, s := range b.slots {
 			if s.job != nil {
+				s.results = make([]diag.Result, 0, bits.OnesCount8(s.job.ref.asserts))
 				c.assert(s.job, func(r diag.Result) { s.results = append(s.results, r) })
 				s.job = nil
 			}
 		}
-	}, func(b []*candidateSlot) {
-		for _, s := range b {
+	}, func(b *candidateBatch) {
+		for _, s := range b.slots {
 			for _, r := range s.results {
 				emit(r)
 			}
 		}
+		clear(b.slots)
+		b.slots, b.text = b.slots[:0], b.text[:0]
+		candidateBatches.Put(b)
 	})
 	c.emit = emit
 	if err != nil {

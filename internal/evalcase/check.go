@@ -1,7 +1,6 @@
 package evalcase
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -104,8 +103,9 @@ const (
 // caseRef is a case's entry in the index: where to find it again and what
 // its no_candidate results need.
 type caseRef struct {
-	idOff    int64  // where the id is in the ids' arena
-	idLen    uint32 // the id's length
+	idChunk  uint32 // where the id is in the index's text
+	idOff    uint32
+	idLen    uint32
 	sameHash int32  // the earlier slot whose id has the same hash; -1 for none
 	off      int64  // byte offset of the case's line in its fixture
 	n        uint32 // the line's length in bytes
@@ -122,8 +122,7 @@ type checker struct {
 	req   Request
 	emit  func(diag.Result)
 	limit int               // the longest line read; MaxLine except in tests
-	ids   *caseIDs          // case id → index into refs
-	refs  []caseRef         // every indexed case
+	index *index            // every indexed case, by id
 	real  []string          // each fixture's resolved path; "" when it was not read
 	scope []bool            // each fixture's InScope
 	lines *lineCache        // re-reads case lines in pass 2
@@ -136,7 +135,7 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	}
 	c := &checker{
 		req: req, emit: emit, limit: MaxLine,
-		ids:   newIDs(),
+		index: newIndex(),
 		real:  make([]string, len(req.Fixtures)),
 		scope: make([]bool, len(req.Fixtures)),
 		lines: newLineCache(),
@@ -164,12 +163,12 @@ func (c *checker) run(ctx context.Context) error {
 	if !c.req.CandidatesConfigured {
 		return nil
 	}
-	for i := range c.refs {
-		ref := &c.refs[i]
+	for i := range c.index.len() {
+		ref := c.index.at(int32(i))
 		if !ref.valid || ref.answered || !c.scope[ref.file] {
 			continue
 		}
-		id := c.ids.text(ref)
+		id := c.index.id(ref)
 		for j, a := range Vocabulary {
 			if ref.asserts&(1<<j) == 0 {
 				continue
@@ -328,7 +327,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 	if id == "" {
 		return
 	}
-	if _, dup := c.ids.find(c.refs, id); dup {
+	if _, dup := c.index.find(id); dup {
 		if inScope {
 			pos := info.idPos
 			if !pos.Known() {
@@ -340,8 +339,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 		return
 	}
 	ref := caseRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
-	c.ids.add(&ref, int32(len(c.refs)), id)
-	c.refs = append(c.refs, ref)
+	c.index.add(ref, id)
 }
 
 func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
@@ -395,7 +393,7 @@ func (c *checker) candidatesFile(ctx context.Context, rel string) error {
 
 // candidateLine checks one candidate: it validates the line and matches it
 // with its case; the job it returns, if any, runs the case's assertions on it.
-func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *assertJob) {
+func (c *checker) candidateLine(rel string, ln rawLine, inScope bool, arena *[]byte) (job *assertJob) {
 	defer c.recoverLine(rel, ln, inScope)
 	if !c.lineStarts("candidate", rel, ln, inScope) {
 		return
@@ -411,22 +409,22 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *asse
 			}
 			// A faulty candidate still answers its case: no no_candidate
 			// on top of its own fault.
-			if slot, known := c.ids.find(c.refs, v.CaseID); known {
-				c.refs[slot].answered = true
+			if slot, known := c.index.find(v.CaseID); known {
+				c.index.at(slot).answered = true
 			}
 			return
 		}
 		w, idPos = &v, pos // valid: the fast path was over-cautious
 	}
 	id := w.CaseID
-	slot, known := c.ids.find(c.refs, id)
+	slot, known := c.index.find(id)
 	if !known {
 		if inScope {
 			c.candidateFault(rel, ln, id, idPos, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
 		}
 		return
 	}
-	ref := &c.refs[slot]
+	ref := c.index.at(slot)
 	if ref.answered {
 		if inScope {
 			c.candidateFault(rel, ln, id, idPos, checkDuplicateCandidate,
@@ -438,9 +436,10 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool) (job *asse
 	if !ref.valid || !c.scope[ref.file] && (!inScope || c.req.ByFixture) {
 		return nil
 	}
-	// The case's line is read here, in order (the line cache is no one else's); the job copies it.
+	// The case's line is read here, in order (the line cache is no one else's); the job keeps a copy
+	// in its batch's arena.
 	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
-	return &assertJob{ref: *ref, w: w, text: bytes.Clone(text), err: err, file: c.req.Fixtures[ref.file]}
+	return &assertJob{ref: *ref, w: w, text: keep(arena, text), err: err, file: c.req.Fixtures[ref.file]}
 }
 
 // candidateFault reports a valid candidate's bookkeeping result at its case_id, whose value is at pos

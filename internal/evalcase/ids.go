@@ -2,45 +2,68 @@ package evalcase
 
 import "hash/maphash"
 
-// caseIDs maps case ids to their slots in the index without a string per id (README "Results, scope and
-// memory"): the ids stand end to end in one arena, the map is keyed by a hash of the id, and the slots
-// whose ids share a hash are chained through their refs. None of it holds a pointer, so the collector
-// never has to scan the index of a hundred thousand cases.
-type caseIDs struct {
+// index is pass 1's index of cases (README "Results, scope and memory"): each case's ref in a slot,
+// found by its id. The refs stand in chunks and the ids end to end in chunks of text, behind a map
+// keyed by a hash of the id; slots whose ids share a hash are chained through their refs. None of it
+// holds a pointer the collector has to scan, and growing it never copies what it holds.
+type index struct {
 	seed  maphash.Seed
-	arena []byte
-	last  map[uint64]int32 // hash → the latest slot with that hash
+	refs  [][]caseRef // refChunk each, the last one filling
+	text  [][]byte    // at most textChunk bytes each (an id longer than that has one of its own)
+	last  map[uint64]int32
+	count int32
 }
 
-func newIDs() *caseIDs { return &caseIDs{seed: maphash.MakeSeed(), last: map[uint64]int32{}} }
+const (
+	refChunk  = 4096
+	textChunk = 64 << 10
+)
 
-// find returns the slot of id in refs.
-func (x *caseIDs) find(refs []caseRef, id string) (int32, bool) {
+func newIndex() *index { return &index{seed: maphash.MakeSeed(), last: map[uint64]int32{}} }
+
+// len is how many cases there are.
+func (x *index) len() int { return int(x.count) }
+
+// at is the ref in slot.
+func (x *index) at(slot int32) *caseRef { return &x.refs[slot/refChunk][slot%refChunk] }
+
+// find returns the slot of the case id.
+func (x *index) find(id string) (int32, bool) {
 	slot, ok := x.last[maphash.String(x.seed, id)]
 	for ok && slot >= 0 {
-		if x.text(&refs[slot]) == id {
+		ref := x.at(slot)
+		if x.id(ref) == id {
 			return slot, true
 		}
-		slot = refs[slot].sameHash
+		slot = ref.sameHash
 	}
 	return 0, false
 }
 
-// add gives id the slot len(refs), recording it in ref, which is to be appended to refs next.
-func (x *caseIDs) add(ref *caseRef, slot int32, id string) {
+// add puts ref in the next slot, with id.
+func (x *index) add(ref caseRef, id string) {
+	slot := x.count
 	h := maphash.String(x.seed, id)
 	ref.sameHash = -1
 	if prev, ok := x.last[h]; ok {
 		ref.sameHash = prev
 	}
 	x.last[h] = slot
-	ref.idOff, ref.idLen = int64(len(x.arena)), uint32(len(id))
-	x.arena = append(x.arena, id...)
+	n := len(x.text)
+	if n == 0 || len(x.text[n-1])+len(id) > cap(x.text[n-1]) {
+		x.text = append(x.text, make([]byte, 0, max(textChunk, len(id))))
+		n++
+	}
+	ref.idChunk, ref.idOff, ref.idLen = uint32(n-1), uint32(len(x.text[n-1])), uint32(len(id))
+	x.text[n-1] = append(x.text[n-1], id...)
+	if slot%refChunk == 0 {
+		x.refs = append(x.refs, make([]caseRef, 0, refChunk))
+	}
+	x.refs[len(x.refs)-1] = append(x.refs[len(x.refs)-1], ref)
+	x.count++
 }
 
-// text is ref's id, without a copy (the arena's bytes never change; a larger arena is a new array,
-// and the old one lives on as long as strings into it do).
-func (x *caseIDs) text(ref *caseRef) string {
-	b := x.arena[ref.idOff : ref.idOff+int64(ref.idLen)]
-	return string(b)
+// id is ref's case id.
+func (x *index) id(ref *caseRef) string {
+	return string(x.text[ref.idChunk][ref.idOff : ref.idOff+ref.idLen])
 }

@@ -39,7 +39,7 @@ const (
 	flagBlocking = 1 << iota
 	flagVerdictless
 	flagBaselined
-	flagEvidence // Evidence is not nil
+	flagEvidence // Evidence is not empty
 )
 
 func appendString(b []byte, s string) []byte {
@@ -61,7 +61,7 @@ func appendResult(b []byte, res *diag.Result) []byte {
 	for _, f := range []struct {
 		on   bool
 		flag byte
-	}{{res.Blocking, flagBlocking}, {res.Verdictless, flagVerdictless}, {res.Baselined, flagBaselined}, {res.Evidence != nil, flagEvidence}} {
+	}{{res.Blocking, flagBlocking}, {res.Verdictless, flagVerdictless}, {res.Baselined, flagBaselined}, {len(res.Evidence) > 0, flagEvidence}} {
 		if f.on {
 			flags |= f.flag
 		}
@@ -73,7 +73,7 @@ func appendResult(b []byte, res *diag.Result) []byte {
 	b = binary.AppendVarint(b, res.DurationMS)
 	b = appendString(b, res.Key)
 	b = appendString(b, res.Assertion)
-	if res.Evidence != nil {
+	if len(res.Evidence) > 0 { // empty evidence reads back as none: every format writes them alike
 		b = appendMap(b, res.Evidence)
 	}
 	return b
