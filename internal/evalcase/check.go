@@ -106,7 +106,6 @@ type caseRef struct {
 	idChunk  uint32 // where the id is in the index's text
 	idOff    uint32
 	idLen    uint32
-	sameHash int32  // the earlier slot whose id has the same hash; -1 for none
 	off      int64  // byte offset of the case's line in its fixture
 	n        uint32 // the line's length in bytes
 	line     int32
