@@ -155,17 +155,18 @@ func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 	at += len(`"results": [`)
 	bw.Write(guardJSON(head[:at]))
 	first := true
+	var one []byte
 	for res := range results.All() {
 		sep := ",\n    "
 		if first {
 			sep, first = "\n    ", false
 		}
-		one, err := indentedJSON(toJSONResult(res), "    ")
-		if err != nil {
+		var err error
+		if one, err = appendResultJSON(one[:0], res); err != nil {
 			return err
 		}
 		bw.WriteString(sep)
-		bw.Write(guardJSON(bytes.TrimSuffix(one, []byte("\n"))))
+		bw.Write(guardJSON(one))
 	}
 	if err := results.Err(); err != nil {
 		return err

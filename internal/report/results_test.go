@@ -283,3 +283,36 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// FuzzResultJSON: the JSON report's own encoding of a result is the bytes encoding/json writes for it.
+func FuzzResultJSON(f *testing.F) {
+	f.Add("docs/a.md", "m \"q\" \\ \n\t\b\f\x01\x7f\u2028\u2029\xff<&>", "ok", "", 3, 2, 1.5, int64(12), uint8(0b101), 2)
+	f.Add("", "", "", "k", 0, 5, 0.0, int64(-1), uint8(0xff), 0)
+	f.Add("f", "x", "c", "key", 1, 0, 1e21, int64(0), uint8(1), 1)
+	f.Fuzz(func(t *testing.T, file, msg, code, key string, line, col int, weight float64, ms int64, flags uint8, ev int) {
+		res := diag.Result{Source: diag.Source(flags % 4), File: file, Pos: diag.Pos{Line: line, Col: col}, Check: code + msg,
+			CaseID: key, Grader: msg, Type: file, Outcome: diag.Outcomes[int(flags)%len(diag.Outcomes)],
+			Severity: diag.Severities[int(flags>>2)%3], Blocking: flags&16 != 0, Code: code, Message: msg,
+			Weight: weight, DurationMS: ms, Key: key, Verdictless: flags&32 != 0, Assertion: msg + key, Baselined: flags&64 != 0}
+		switch ev % 3 {
+		case 1:
+			res.Evidence = map[string]any{}
+		case 2:
+			res.Evidence = map[string]any{msg: []any{weight, key, nil, true}, "n": line}
+		}
+		want, err := indentedJSON(toJSONResult(&res), "    ")
+		if err != nil {
+			if _, err := appendResultJSON(nil, &res); err == nil {
+				t.Fatalf("encoding/json fails (%v), appendResultJSON does not", err)
+			}
+			return
+		}
+		got, err := appendResultJSON(nil, &res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != strings.TrimSuffix(string(want), "\n") {
+			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+	})
+}
