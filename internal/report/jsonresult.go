@@ -16,7 +16,12 @@ import (
 // the two agree.
 func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 	const in = "\n      "
-	field := func(name string) { b = append(b, in...); b = append(b, '"'); b = append(b, name...); b = append(b, `": `...) }
+	field := func(name string) {
+		b = append(b, in...)
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `": `...)
+	}
 	str := func(name, s string) { field(name); b = appendJSONString(b, s) }
 	opt := func(name, s string) {
 		if s == "" {
