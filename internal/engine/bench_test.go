@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -26,7 +27,11 @@ import (
 //	go test ./internal/engine -run '^$' -bench . -count 6 | tee bench.txt
 //	benchstat -col /op bench.txt   (or read the ns/op ratios)
 
-const treePages = 10000
+// treePages is how many pages the benchmark tree has: 10,000 unless -pages says otherwise
+// (go test ./internal/engine -run '^$' -bench Tree -args -pages 50000).
+var treePages = 10000
+
+func init() { flag.IntVar(&treePages, "pages", treePages, "pages in the benchmark tree") }
 
 var (
 	treeOnce sync.Once
@@ -34,7 +39,7 @@ var (
 	treeErr  error
 )
 
-// tree returns a docs tree generated once per test binary: 10,000 pages of
+// tree returns a docs tree generated once per test binary: treePages pages of
 // 1 to 20 KB; a third with evals (one in ten of those in TOML), a third with
 // frontmatter but no evals, a third without frontmatter.
 func tree(b *testing.B) string {
