@@ -122,6 +122,33 @@ func parallel(jobs, n int, fn func(i int)) {
 	wg.Wait()
 }
 
+// pageBufs are the buffers pages are read into, 64 KiB each to start with (more than most pages): a
+// page is read into one, and the few pages that are kept (those with evals) are copied out of it, so a
+// run of 50,000 pages allocates a buffer per worker rather than per page. A buffer that grew past
+// pageBufMax for a large page is dropped rather than kept.
+var pageBufs = make(chan []byte, 16)
+
+const pageBufMax = 256 << 10
+
+func getPageBuf() []byte {
+	select {
+	case b := <-pageBufs:
+		return b
+	default:
+		return make([]byte, 0, 64<<10)
+	}
+}
+
+func putPageBuf(b []byte) {
+	if cap(b) > pageBufMax {
+		return
+	}
+	select {
+	case pageBufs <- b[:0]:
+	default:
+	}
+}
+
 // evalMarker is what a frontmatter must contain to hold an `evals` or
 // `eval-*` key; frontmatter without it produces no result and is not parsed.
 var evalMarker = []byte("eval")
@@ -146,7 +173,8 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		})
 		return ps
 	}
-	src, err := repofs.ReadFile(ps.abs, pageReadLimit)
+	src, err := repofs.ReadFileInto(ps.abs, pageReadLimit, getPageBuf())
+	defer func(buf []byte) { putPageBuf(buf) }(src)
 	var tooLarge *repofs.TooLargeError
 	if errors.As(err, &tooLarge) {
 		ps.size = tooLarge.Size
@@ -177,6 +205,8 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	if !marked && len(byPath) == 0 {
 		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
+	src = bytes.Clone(src) // the buffer goes back to pageBufs: the page keeps a copy
+	doc = frontmatter.Split(src)
 	var root *frontmatter.Node
 	if doc.Format != frontmatter.FormatNone {
 		var problems []diag.Problem

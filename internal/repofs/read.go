@@ -101,19 +101,25 @@ func (e notRegularError) Is(target error) bool { return target == ErrNotRegular 
 
 // ReadFile reads the regular file abs (see [Open]) up to limit bytes. A longer file returns its first limit
 // bytes and a [*TooLargeError]; the rest is never read.
-func ReadFile(abs string, limit int64) ([]byte, error) {
+func ReadFile(abs string, limit int64) ([]byte, error) { return ReadFileInto(abs, limit, nil) }
+
+// ReadFileInto is ReadFile reading into buf's space (its length is ignored), which it grows only when
+// the file does not fit: a caller that reads many files and keeps few passes the same buffer again.
+func ReadFileInto(abs string, limit int64, buf []byte) ([]byte, error) {
 	f, fi, err := Open(abs)
 	if err != nil {
-		return nil, err
+		return buf[:0], err
 	}
 	defer f.Close()
-	return readLimited(f, abs, fi.Size(), limit)
+	return readLimited(f, abs, fi.Size(), limit, buf[:0])
 }
 
-// readLimited reads r up to limit bytes; size (the file's size, or 0 when unknown) sizes the buffer, with a
-// byte to spare so that a file of exactly its size reaches EOF without growing it.
-func readLimited(r io.Reader, name string, size, limit int64) ([]byte, error) {
-	buf := make([]byte, 0, min(max(size, 0), limit)+1)
+// readLimited reads r up to limit bytes into buf; size (the file's size, or 0 when unknown) sizes the
+// buffer, with a byte to spare so that a file of exactly its size reaches EOF without growing it.
+func readLimited(r io.Reader, name string, size, limit int64, buf []byte) ([]byte, error) {
+	if want := int(min(max(size, 0), limit) + 1); cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
 	lr := io.LimitReader(r, limit+1)
 	for {
 		if len(buf) == cap(buf) {
