@@ -4,7 +4,6 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/evalgate/evalgate/internal/cli"
 	"github.com/evalgate/evalgate/internal/envpolicy"
@@ -20,11 +19,7 @@ func main() {
 // the command line, then kill whatever graders left behind.
 func run() int {
 	herr := proc.Harden(envpolicy.Withheld)
-	if os.Getenv("GOGC") == "" {
-		// A short-lived run with a small live heap: collecting a quarter as
-		// often saves about 30% of validate's time for a few MB more.
-		debug.SetGCPercent(400)
-	}
+	paceGC()
 	if herr != nil {
 		fmt.Fprintf(os.Stderr, "evalgate: %v\n", herr)
 	}

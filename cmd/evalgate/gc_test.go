@@ -1,0 +1,56 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"testing"
+)
+
+func TestGCPercent(t *testing.T) {
+	for _, tt := range []struct {
+		live uint64
+		want int
+	}{
+		{0, 400}, {1 << 20, 400}, {gcTarget / 5, 400}, {gcTarget / 4, 300}, {gcTarget / 2, 100},
+		{gcTarget, 100}, {10 * gcTarget, 100},
+	} {
+		if got := gcPercent(tt.live); got != tt.want {
+			t.Errorf("gcPercent(%d) = %d, want %d", tt.live, got, tt.want)
+		}
+	}
+}
+
+// gogc reads the current GOGC.
+func gogc() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// TestPaceGC: with a large live heap the pace comes down to Go's own after a collection, and goes
+// back up once the heap is small again.
+func TestPaceGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	defer debug.SetGCPercent(gogc())
+	paceGC()
+	// until returns once GOGC is want; each collection runs the pacer's finalizer a little later.
+	until := func(want int) {
+		t.Helper()
+		for range 200 {
+			runtime.GC()
+			runtime.Gosched()
+			if gogc() == want {
+				return
+			}
+		}
+		t.Fatalf("GOGC is %d after 200 collections, want %d", gogc(), want)
+	}
+	live := make([][]byte, 0, 64)
+	for range 64 {
+		live = append(live, make([]byte, gcTarget/32)) // twice gcTarget, all of it live
+	}
+	until(gcMin)
+	runtime.KeepAlive(live)
+	live = nil
+	until(gcMax)
+}
