@@ -63,6 +63,9 @@ func tokenize(s, syntax string, custom *regexp.Regexp) []token {
 // case with hundreds of thousands would otherwise cost memory in proportion.
 const MaxTokens = 10_000
 
+// placeholderStarts are the bytes a placeholder of a built-in syntax can start at, and the ICU quote.
+const placeholderStarts = "%{}'"
+
 // tokenizeAtMost is tokenize that stops after limit tokens (no limit when
 // limit < 0); over reports that the text holds more.
 func tokenizeAtMost(s, syntax string, custom *regexp.Regexp, limit int) (toks []token, over bool) {
@@ -106,6 +109,18 @@ func tokenizeAtMost(s, syntax string, custom *regexp.Regexp, limit int) (toks []
 			continue
 		}
 		i++
+		// No placeholder starts before the next of these bytes, or the next custom span.
+		stop := len(s)
+		if j := strings.IndexAny(s[i:], placeholderStarts); j >= 0 {
+			stop = i + j
+		}
+		for next < len(spans) && spans[next][0] < i {
+			next++
+		}
+		if next < len(spans) {
+			stop = min(stop, spans[next][0])
+		}
+		i = stop
 	}
 	if limit >= 0 && len(toks) > limit {
 		return toks[:limit], true

@@ -151,6 +151,10 @@ const (
 	fieldCount
 )
 
+// maxDepth bounds the nesting read back: evidence is never deeper (its JSON is read with a limit of
+// 1,000), so a deeper file is damaged.
+const maxDepth = 10_000
+
 var errSpill = errors.New("report: the results' temporary file is damaged")
 
 func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
@@ -161,9 +165,16 @@ func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
 	if n > math.MaxInt32 {
 		return nil, errSpill
 	}
-	d.buf = slices.Grow(d.buf[:0], int(n))[:n]
-	if _, err := io.ReadFull(rd, d.buf); err != nil {
-		return nil, errSpill
+	// Grown as the bytes come, not to the length first: a damaged length cannot allocate more
+	// than the file holds.
+	d.buf = d.buf[:0]
+	for uint64(len(d.buf)) < n {
+		k := int(min(n-uint64(len(d.buf)), 64<<10))
+		d.buf = slices.Grow(d.buf, k)
+		if _, err := io.ReadFull(rd, d.buf[len(d.buf):len(d.buf)+k]); err != nil {
+			return nil, errSpill
+		}
+		d.buf = d.buf[:len(d.buf)+k]
 	}
 	return d.buf, nil
 }
@@ -247,16 +258,16 @@ func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
 		return res, errSpill
 	}
 	if flags&flagEvidence != 0 {
-		if res.Evidence, err = d.readMap(rd); err != nil {
+		if res.Evidence, err = d.readMap(rd, 0); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
 }
 
-func (d *decoder) readMap(rd *bufio.Reader) (map[string]any, error) {
+func (d *decoder) readMap(rd *bufio.Reader, depth int) (map[string]any, error) {
 	n, err := binary.ReadUvarint(rd)
-	if err != nil || n > math.MaxInt32 {
+	if err != nil || n > math.MaxInt32 || depth > maxDepth {
 		return nil, errSpill
 	}
 	m := make(map[string]any, min(n, 64))
@@ -265,14 +276,14 @@ func (d *decoder) readMap(rd *bufio.Reader) (map[string]any, error) {
 		if err != nil {
 			return nil, errSpill
 		}
-		if m[k], err = d.readValue(rd); err != nil {
+		if m[k], err = d.readValue(rd, depth+1); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-func (d *decoder) readValue(rd *bufio.Reader) (any, error) {
+func (d *decoder) readValue(rd *bufio.Reader, depth int) (any, error) {
 	tag, err := rd.ReadByte()
 	if err != nil {
 		return nil, errSpill
@@ -301,12 +312,12 @@ func (d *decoder) readValue(rd *bufio.Reader) (any, error) {
 		return s, nil
 	case tagList:
 		n, err := binary.ReadUvarint(rd)
-		if err != nil || n > math.MaxInt32 {
+		if err != nil || n > math.MaxInt32 || depth > maxDepth {
 			return nil, errSpill
 		}
 		out := make([]any, 0, min(n, 64))
 		for range n {
-			v, err := d.readValue(rd)
+			v, err := d.readValue(rd, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -314,7 +325,7 @@ func (d *decoder) readValue(rd *bufio.Reader) (any, error) {
 		}
 		return out, nil
 	case tagMap:
-		return d.readMap(rd)
+		return d.readMap(rd, depth+1)
 	case tagJSON:
 		js, err := d.bytes(rd)
 		if err != nil {
