@@ -52,7 +52,7 @@ const ellipsis = "…"
 // JSON is longer than MaxEvidenceString becomes that JSON, cut, as a
 // string.
 func BoundEvidence(ev map[string]any) map[string]any {
-	if ev == nil || (within(ev) && jsonSize(ev) <= MaxEvidenceBytes) {
+	if ev == nil || fitsAtOnce(ev) || (within(ev) && jsonSize(ev) <= MaxEvidenceBytes) {
 		return ev
 	}
 	b := &bounder{}
@@ -78,6 +78,55 @@ func BoundEvidence(ev map[string]any) map[string]any {
 		out[TruncatedKey] = true
 	}
 	return out
+}
+
+// fitsAtOnce reports, in one walk that stops as soon as it can tell, that ev keeps every bound by a
+// cruder measure than within and jsonSize: each string counted as if every byte were escaped to six.
+// Most evidence is far inside the bounds, and this is all it costs; evidence this cannot vouch for
+// is measured exactly.
+func fitsAtOnce(ev map[string]any) bool {
+	room := MaxEvidenceBytes
+	var walk func(v any) bool
+	walk = func(v any) bool {
+		switch x := v.(type) {
+		case nil, bool:
+			room -= 5
+		case int, int64:
+			room -= 20
+		case float64:
+			room -= 28
+		case string:
+			if len(x) > MaxEvidenceString {
+				return false
+			}
+			room -= 6*len(x) + 2
+		case []any:
+			if len(x) > MaxEvidenceItems {
+				return false
+			}
+			room -= 2 + len(x)
+			for _, e := range x {
+				if !walk(e) {
+					return false
+				}
+			}
+		case map[string]any:
+			room -= 2 + len(x)
+			for k, e := range x {
+				if len(k) > MaxEvidenceString {
+					return false
+				}
+				room -= 6*len(k) + 3
+				if !walk(e) {
+					return false
+				}
+			}
+		default:
+			return false // other types are normalized by a copy
+		}
+		return room >= 0
+	}
+	return walk(ev)
 }
 
 // within reports whether v keeps the per-list and per-string bounds.

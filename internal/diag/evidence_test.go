@@ -3,6 +3,7 @@ package diag
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -178,5 +179,56 @@ func TestPutList(t *testing.T) {
 	PutList(ev, "x", 3, func(i int) any { return i })
 	if !reflect.DeepEqual(ev, map[string]any{"x": []any{0, 1, 2}}) {
 		t.Errorf("PutList(3) = %v", ev)
+	}
+}
+
+// TestFitsAtOnce: the quick measure never vouches for evidence the exact one would cut, and it
+// vouches for the small evidence most results carry.
+func TestFitsAtOnce(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	var value func(depth int) any
+	value = func(depth int) any {
+		switch k := r.IntN(8); {
+		case k == 0 && depth < 4:
+			list := make([]any, r.IntN(3)*r.IntN(60))
+			for i := range list {
+				list[i] = value(depth + 1)
+			}
+			return list
+		case k == 1 && depth < 4:
+			m := map[string]any{}
+			for i := range r.IntN(6) {
+				m[fmt.Sprint("k", i, strings.Repeat("é", r.IntN(3)*r.IntN(1500)))] = value(depth + 1)
+			}
+			return m
+		case k == 2:
+			return strings.Repeat("<\u2028\x01a", r.IntN(4)*r.IntN(700))
+		case k == 3:
+			return r.Float64()
+		case k == 4:
+			return r.IntN(1000)
+		case k == 5:
+			return nil
+		}
+		return "short"
+	}
+	vouched := 0
+	for range 500 {
+		ev := map[string]any{}
+		for i := range 1 + r.IntN(8) {
+			ev[fmt.Sprint("f", i)] = value(0)
+		}
+		if fitsAtOnce(ev) {
+			vouched++
+			if !within(ev) || jsonSize(ev) > MaxEvidenceBytes {
+				t.Fatalf("fitsAtOnce vouches for evidence the bounds cut: %d bytes", jsonSize(ev))
+			}
+		}
+	}
+	if vouched == 0 || vouched == 500 {
+		t.Errorf("fitsAtOnce vouched for %d of 500: both kinds should occur", vouched)
+	}
+	if !fitsAtOnce(map[string]any{"faults": []any{map[string]any{"code": "x", "offset": 3}}, "n": 2}) {
+		t.Error("small evidence is not vouched for")
 	}
 }
