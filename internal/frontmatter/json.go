@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -66,6 +67,10 @@ type jsonParser struct {
 	// only when dup is set.
 	dup  func(key string, object []JSONStep, pos diag.Pos)
 	path []JSONStep
+	// entries and items are stacks the collections being read gather their members on; each takes
+	// its own, at its exact size, when it ends, so that no collection grows its slice member by member.
+	entries []Entry
+	items   []*Node
 }
 
 func (p *jsonParser) pos(off int) diag.Pos {
@@ -169,6 +174,8 @@ func (p *jsonParser) object(depth int) *Node {
 		return n
 	}
 	var index map[string]int // key -> entry, once the object is large enough for a linear scan to cost
+	base := len(p.entries)
+	defer func() { p.entries = p.entries[:base] }()
 	for {
 		if p.i >= len(p.text) || p.text[p.i] != '"' {
 			p.unexpected("where a key (a string) should be")
@@ -203,8 +210,8 @@ func (p *jsonParser) object(depth int) *Node {
 				first = j
 			}
 		} else {
-			for j := range n.Entries {
-				if n.Entries[j].Key == key {
+			for j := range p.entries[base:] {
+				if p.entries[base+j].Key == key {
 					first = j
 					break
 				}
@@ -213,17 +220,17 @@ func (p *jsonParser) object(depth int) *Node {
 		if first >= 0 {
 			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
 				Message: fmt.Sprintf("duplicate key %s; the first is at line %d, column %d", quoteKey(key),
-					n.Entries[first].KeyPos.Line, n.Entries[first].KeyPos.Col)})
+					p.entries[base+first].KeyPos.Line, p.entries[base+first].KeyPos.Col)})
 			if p.dup != nil {
 				p.dup(key, p.path, kpos)
 			}
 		} else {
-			n.Entries = append(n.Entries, Entry{Key: key, KeyPos: kpos, Value: v})
-			if index != nil {
-				index[key] = len(n.Entries) - 1
-			} else if len(n.Entries) > 16 {
-				index = make(map[string]int, 2*len(n.Entries))
-				for j, e := range n.Entries {
+			p.entries = append(p.entries, Entry{Key: key, KeyPos: kpos, Value: v})
+			if n := len(p.entries) - base; index != nil {
+				index[key] = n - 1
+			} else if n > 16 {
+				index = make(map[string]int, 2*n)
+				for j, e := range p.entries[base:] {
 					index[e.Key] = j
 				}
 			}
@@ -232,6 +239,7 @@ func (p *jsonParser) object(depth int) *Node {
 			if !ok {
 				return nil
 			}
+			n.Entries = slices.Clone(p.entries[base:])
 			return n
 		}
 	}
@@ -245,9 +253,11 @@ func (p *jsonParser) array(depth int) *Node {
 		p.i++
 		return n
 	}
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
 	for {
 		if p.dup != nil {
-			p.path = append(p.path, JSONStep{Index: len(n.Items)})
+			p.path = append(p.path, JSONStep{Index: len(p.items) - base})
 		}
 		v := p.value(depth + 1)
 		if p.stopped {
@@ -256,11 +266,12 @@ func (p *jsonParser) array(depth int) *Node {
 		if p.dup != nil {
 			p.path = p.path[:len(p.path)-1]
 		}
-		n.Items = append(n.Items, v)
+		p.items = append(p.items, v)
 		if more, ok := p.after(']', "an array"); !more {
 			if !ok {
 				return nil
 			}
+			n.Items = slices.Clone(p.items[base:])
 			return n
 		}
 	}
