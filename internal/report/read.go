@@ -14,21 +14,19 @@ import (
 // wall time, the category). A report of another version, or one whose values are out of their
 // range, is an error that says where.
 func ReadJSON(rd io.Reader) (*Report, error) {
-	dec := json.NewDecoder(rd)
-	dec.DisallowUnknownFields()
-	var in jsonReport
-	if err := dec.Decode(&in); err != nil {
-		return nil, fmt.Errorf("not an evalgate JSON report: %v", err)
+	r := &Report{}
+	in, err := readJSONReport(rd, &r.Results)
+	if err != nil {
+		r.Results.Close()
+		return nil, err
 	}
 	if in.Version != 1 {
 		return nil, fmt.Errorf("report version %d; this evalgate reads version 1", in.Version)
 	}
-	r := &Report{
-		Tool:    Tool{Name: in.Tool.Name, Version: in.Tool.Version},
-		Scope:   Scope{Mode: in.Scope.Mode, Files: in.Scope.Files},
-		Notices: in.Notices,
-		Summary: Summary{Score: in.Summary.Score, Weights: Weights(in.Summary.Weights)},
-	}
+	r.Tool = Tool{Name: in.Tool.Name, Version: in.Tool.Version}
+	r.Scope = Scope{Mode: in.Scope.Mode, Files: in.Scope.Files}
+	r.Notices = in.Notices
+	r.Summary = Summary{Score: in.Summary.Score, Weights: Weights(in.Summary.Weights)}
 	if !slices.Contains([]string{ScopeAll, ScopePaths, ScopeChanged}, r.Scope.Mode) {
 		return nil, fmt.Errorf("scope.mode %q is not all, paths or changed", r.Scope.Mode)
 	}
@@ -49,16 +47,71 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		r.Suites = append(r.Suites, Suite{Name: s.Name, Score: s.Score, Target: s.Target, Met: s.Met, Partial: s.Partial,
 			Weights: Weights(s.Weights), Pos: pos(s.Line, s.Column)})
 	}
-	for i, j := range in.Results {
-		res, err := fromJSONResult(j)
-		if err != nil {
-			r.Results.Close()
-			return nil, fmt.Errorf("results[%d]: %v", i, err)
-		}
-		r.Results.Add(res)
-	}
 	r.Count()
 	return r, nil
+}
+
+// readJSONReport reads a JSON report's members, each key once and no other; its results one at a
+// time into results, so that a shard's report is never held whole (README "Memory").
+func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
+	var in jsonReport
+	dec := json.NewDecoder(rd)
+	dec.DisallowUnknownFields()
+	bad := func(err error) (jsonReport, error) { return in, fmt.Errorf("not an evalgate JSON report: %v", err) }
+	if tok, err := dec.Token(); err != nil {
+		return bad(err)
+	} else if tok != json.Delim('{') {
+		return bad(fmt.Errorf("it starts with %v, not an object", tok))
+	}
+	members := map[string]any{"version": &in.Version, "tool": &in.Tool, "scope": &in.Scope, "summary": &in.Summary,
+		"suites": &in.Suites, "notices": &in.Notices, "results": nil}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return bad(err)
+		}
+		key, _ := tok.(string)
+		to, known := members[key]
+		switch {
+		case !known:
+			return bad(fmt.Errorf("unknown field %q", key))
+		case seen[key]:
+			return bad(fmt.Errorf("field %q twice", key))
+		}
+		seen[key] = true
+		if key != "results" {
+			if err := dec.Decode(to); err != nil {
+				return bad(err)
+			}
+			continue
+		}
+		if tok, err := dec.Token(); err != nil {
+			return bad(err)
+		} else if tok == nil {
+			continue // "results": null, as encoding/json reads it: none
+		} else if tok != json.Delim('[') {
+			return bad(fmt.Errorf("results is %v, not an array", tok))
+		}
+		for i := 0; dec.More(); i++ {
+			var j jsonResult
+			if err := dec.Decode(&j); err != nil {
+				return bad(err)
+			}
+			res, err := fromJSONResult(j)
+			if err != nil {
+				return in, fmt.Errorf("results[%d]: %v", i, err)
+			}
+			results.Add(res)
+		}
+		if _, err := dec.Token(); err != nil { // ]
+			return bad(err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // }
+		return bad(err)
+	}
+	return in, nil
 }
 
 func fromJSONResult(j jsonResult) (diag.Result, error) {

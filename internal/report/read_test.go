@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // TestReadJSONRoundTrip: a report read back from its JSON writes the same JSON, and the same
@@ -85,4 +88,31 @@ func FuzzReadJSON(f *testing.F) {
 			t.Fatalf("the JSON changed on a second round:\n%s\nthen\n%s", once.Bytes(), twice.Bytes())
 		}
 	})
+}
+
+// TestReadJSONStreams: a large report is read one result at a time into the spilled store, not
+// decoded whole, and reads back every result; members twice or unknown are refused.
+func TestReadJSONStreams(t *testing.T) {
+	spillAll(t, 100, 1<<30)
+	r := &Report{Tool: Tool{Name: "evalgate", Version: "1"}, Scope: Scope{Mode: ScopeAll}}
+	for i := range 1000 {
+		r.Results.Add(diag.Result{Source: diag.SourcePage, File: fmt.Sprintf("f%04d.md", i), Outcome: diag.Pass, Code: "ok"})
+	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSON(bytes.NewReader(js.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Results.Close()
+	if back.Results.Len() != 1000 || len(back.Results.runs) < 9 || back.Summary.Pass != 1000 {
+		t.Fatalf("%d results in %d runs, summary %+v", back.Results.Len(), len(back.Results.runs), back.Summary)
+	}
+	for _, bad := range []string{`{"version": 1, "version": 1}`, `{"version": 1, "extra": 2}`, `[1]`, `{"results": {}}`} {
+		if _, err := ReadJSON(strings.NewReader(bad)); err == nil {
+			t.Errorf("%s is read", bad)
+		}
+	}
 }
