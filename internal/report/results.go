@@ -86,22 +86,34 @@ func (s *Results) spillBatch() {
 		s.file = f
 	}
 	diag.Sort(s.buf)
+	s.writeRun(func(put func(*diag.Result) bool) {
+		for i := range s.buf {
+			put(&s.buf[i])
+		}
+	})
+	clear(s.buf) // drop the batch's strings and evidence for the collector
+	s.buf, s.bytes = s.buf[:0], 0
+}
+
+// writeRun appends the results each puts to the file as one run, in the order it puts them.
+func (s *Results) writeRun(each func(put func(*diag.Result) bool)) {
 	w := bufio.NewWriterSize(io.NewOffsetWriter(s.file, s.end), 64<<10)
 	var size int64
 	var enc []byte
-	for i := range s.buf {
-		enc = appendResult(enc[:0], &s.buf[i])
+	each(func(res *diag.Result) bool {
+		enc = appendResult(enc[:0], res)
 		n, _ := w.Write(enc)
 		size += int64(n)
-	}
+		return true
+	})
 	if err := w.Flush(); err != nil {
-		s.err = err
+		if s.err == nil {
+			s.err = err
+		}
 		return
 	}
 	s.runs = append(s.runs, spillRun{off: s.end, size: size})
 	s.end += size
-	clear(s.buf) // drop the batch's strings and evidence for the collector
-	s.buf, s.bytes = s.buf[:0], 0
 }
 
 // All yields every result in report order. The pointer is valid until the next one is yielded;
@@ -141,23 +153,15 @@ func (s *Results) Update(fn func(*diag.Result)) {
 	// Merged into one run, written after the others; the old runs are then dropped (their space in
 	// the file is not reused: a run is rewritten once, by Finish).
 	s.sortBuf()
-	w := bufio.NewWriterSize(io.NewOffsetWriter(s.file, s.end), 64<<10)
-	var size int64
-	var enc []byte
-	s.merge(func(res *diag.Result) bool {
-		fn(res)
-		enc = appendResult(enc[:0], res)
-		n, _ := w.Write(enc)
-		size += int64(n)
-		return true
+	s.writeRun(func(put func(*diag.Result) bool) {
+		s.merge(func(res *diag.Result) bool {
+			fn(res)
+			return put(res)
+		})
 	})
-	if err := w.Flush(); err != nil && s.err == nil {
-		s.err = err
-	}
 	clear(s.buf)
 	s.buf, s.bytes, s.sorted = s.buf[:0], 0, true
-	s.runs = []spillRun{{off: s.end, size: size}}
-	s.end += size
+	s.runs = s.runs[len(s.runs)-1:]
 }
 
 // Slice is every result in report order, in memory: for tests and small reports.
