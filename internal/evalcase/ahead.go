@@ -33,7 +33,9 @@ func decodeLine(ln rawLine) (d decodedCase) {
 			d = decodedCase{panic: v}
 		}
 	}()
-	if w, ok := fastCase(ln.Text); ok {
+	w := caseWires.Get().(*caseWire)
+	defer func() { *w = caseWire{}; caseWires.Put(w) }()
+	if fastCaseInto(ln.Text, w) {
 		d.valid, d.info.id = true, w.ID
 		d.info.asserts, d.info.report = w.mask()
 		return d

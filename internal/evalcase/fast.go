@@ -145,28 +145,36 @@ func keyIndex(keys []string, k string) int {
 // Invalid UTF-8 is left to the authoritative validation: encoding/json would
 // repair it.
 func fastCase(text []byte) (*caseWire, bool) {
+	w := new(caseWire)
+	return w, fastCaseInto(text, w)
+}
+
+// fastCaseInto is fastCase decoding into w, which must be zero: pass 1 reuses one per line
+// (caseWires).
+func fastCaseInto(text []byte, w *caseWire) bool {
 	// A null anywhere (even inside a string) sends the line to the
 	// authoritative validation: a null would decode as an absent field.
 	if !utf8.Valid(text) || bytes.Contains(text, nullLit) {
-		return nil, false
+		return false
 	}
-	if w, present, ok := scanCase(text); ok {
-		return w, w.clean(present)
+	if present, ok := scanCase(text, w); ok {
+		return w.clean(present)
 	}
-	w, ks, err := jsonCase(text)
-	if err != nil || ks.dup || ks.unknown || !w.clean(ks.present) {
-		return nil, false
-	}
-	return w, true
+	*w = caseWire{}
+	ks, err := jsonCase(text, w)
+	return err == nil && !ks.dup && !ks.unknown && w.clean(ks.present)
 }
 
+// caseWires are the caseWires pass 1 decodes lines into: only the id and the assertions' mask are
+// kept of each.
+var caseWires = sync.Pool{New: func() any { return new(caseWire) }}
+
 // jsonCase decodes a case line with encoding/json, and scans its keys.
-func jsonCase(text []byte) (*caseWire, keyScan, error) {
-	w := new(caseWire)
+func jsonCase(text []byte, w *caseWire) (keyScan, error) {
 	if err := json.Unmarshal(text, w); err != nil {
-		return nil, keyScan{}, err
+		return keyScan{}, err
 	}
-	return w, scanKeys(text, caseKeys), nil
+	return scanKeys(text, caseKeys), nil
 }
 
 // clean applies every rule of validateCase to the typed case; present says

@@ -49,9 +49,8 @@ func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
 // to encoding/json as before; the scanner never decides that a line is invalid. text must be valid
 // UTF-8 without a null (fastCase's precondition). FuzzScanCase checks that it agrees with
 // encoding/json on every line it accepts.
-func scanCase(text []byte) (w *caseWire, present uint32, ok bool) {
+func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 	s := scanner{b: text}
-	w = new(caseWire)
 	ok = s.object(caseKeys.allowed, func(k int, name []byte) bool {
 		if present&(1<<k) != 0 {
 			return false // repeated: scanKeys reports it
@@ -137,13 +136,13 @@ func scanCase(text []byte) (w *caseWire, present uint32, ok bool) {
 		return false
 	})
 	if !ok {
-		return nil, 0, false
+		return 0, false
 	}
 	s.space()
 	if s.i != len(text) {
-		return nil, 0, false
+		return 0, false
 	}
-	return w, present, true
+	return present, true
 }
 
 // scanner walks one line of JSON. Its methods return false where the line is not of the shape the fast

@@ -53,7 +53,17 @@ func scanAgrees(t *testing.T, line []byte) bool {
 	if bytes.Contains(line, nullLit) {
 		return false // fastCase sends such lines elsewhere before any scan
 	}
-	return agrees(t, line, scanCase, jsonCase)
+	scan := func(b []byte) (*caseWire, uint32, bool) {
+		w := new(caseWire)
+		present, ok := scanCase(b, w)
+		return w, present, ok
+	}
+	decode := func(b []byte) (*caseWire, keyScan, error) {
+		w := new(caseWire)
+		ks, err := jsonCase(b, w)
+		return w, ks, err
+	}
+	return agrees(t, line, scan, decode)
 }
 
 // agrees fails t when scan reads line otherwise than decode (encoding/json and scanKeys) does: a line
