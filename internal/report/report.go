@@ -161,15 +161,6 @@ func (r *Report) Finish(failOn diag.Severity, start time.Time, mark func(*diag.R
 	}
 }
 
-// validText makes every result's text and every notice valid UTF-8, as Finish leaves them (for
-// reports whose results were not added one by one).
-func (r *Report) validText() {
-	r.Results.Update(validResult)
-	for i, n := range r.Notices {
-		r.Notices[i] = validUTF8(n)
-	}
-}
-
 func validUTF8(s string) string {
 	if utf8.ValidString(s) {
 		return s

@@ -81,7 +81,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	}
 	rules := map[string]*rule{}
 	kept := 0
-	sarifEach(r, quota, func(res *diag.Result, _ string) {
+	sarifEach(r, quota, false, func(res *diag.Result, _ string) {
 		kept++
 		id := RuleID(res)
 		ru, ok := rules[id]
@@ -142,7 +142,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.Write(guardJSON(head[:at]))
 	first := true
-	sarifEach(r, quota, func(res *diag.Result, fingerprint string) {
+	sarifEach(r, quota, true, func(res *diag.Result, fingerprint string) {
 		if err != nil {
 			return
 		}
@@ -240,7 +240,9 @@ func sarifQuota(r *Report) (quota [4]int, eligible int) {
 // over every eligible result before any is dropped, so that dropping never renumbers those kept.
 // A file's results come together in report order, so the count starts again with each file (a
 // fingerprint names its file).
-func sarifEach(r *Report, quota [4]int, fn func(res *diag.Result, fingerprint string)) {
+//
+// Without prints, fingerprints are not computed and fn gets "".
+func sarifEach(r *Report, quota [4]int, prints bool, fn func(res *diag.Result, fingerprint string)) {
 	seen := map[string]int{}
 	file := ""
 	left := quota[0] + quota[1] + quota[2] + quota[3]
@@ -251,14 +253,17 @@ func sarifEach(r *Report, quota [4]int, fn func(res *diag.Result, fingerprint st
 		if !eligibleSARIF(res) {
 			continue
 		}
-		if res.File != file {
-			clear(seen)
-			file = res.File
-		}
-		fp := Fingerprint(res)
-		seen[fp]++
-		if n := seen[fp]; n > 1 {
-			fp += ":" + strconv.Itoa(n)
+		fp := ""
+		if prints {
+			if res.File != file {
+				clear(seen)
+				file = res.File
+			}
+			fp = Fingerprint(res)
+			seen[fp]++
+			if n := seen[fp]; n > 1 {
+				fp += ":" + strconv.Itoa(n)
+			}
 		}
 		if k := dropRank(res); quota[k] > 0 {
 			quota[k]--

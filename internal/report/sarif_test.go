@@ -640,7 +640,7 @@ func TestSARIFDropOrder(t *testing.T) {
 			quota, _ := sarifQuota(r)
 			var kept [4]int
 			var last *diag.Result
-			sarifEach(r, quota, func(res *diag.Result, _ string) {
+			sarifEach(r, quota, false, func(res *diag.Result, _ string) {
 				if last != nil && diag.Compare(last, res) >= 0 {
 					t.Fatalf("kept results out of report order: %s after %s", res.File, last.File)
 				}
@@ -662,7 +662,7 @@ func TestSARIFDropKeepsReportOrder(t *testing.T) {
 	r := sarifBigReport(0, sarifMaxResults+2, 0, 0)
 	each := func(r *Report) (files, prints []string) {
 		quota, _ := sarifQuota(r)
-		sarifEach(r, quota, func(res *diag.Result, fp string) {
+		sarifEach(r, quota, true, func(res *diag.Result, fp string) {
 			files, prints = append(files, res.File), append(prints, fp)
 		})
 		return files, prints
