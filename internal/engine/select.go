@@ -99,13 +99,26 @@ func InShard(f string, sh report.Shard) bool {
 // listFiles lists the repository's candidate files once per run.
 func (r *run) listFiles(ctx context.Context) ([]string, error) {
 	if r.files == nil {
-		files, err := ListFiles(ctx, r.root, r.isRepo)
+		files, err := listFiles(ctx, r.root, r.isRepo, r.cacheDir())
 		if err != nil {
 			return nil, err
 		}
 		r.files = files
 	}
 	return r.files, nil
+}
+
+// cacheDir is the judge cache's folder, repository-relative with '/'; "" when there is none. Nothing
+// under it is ever selected: the folder is evalgate's own (README "Which files are checked").
+func (r *run) cacheDir() string {
+	if r.cfg == nil || r.cfg.AI.Cache == "" {
+		return ""
+	}
+	rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(r.cfg.AI.Cache)))
+	if !ok || rel == "." {
+		return ""
+	}
+	return rel
 }
 
 // selectPaths checks the PATH arguments the config selects, plus, for
@@ -645,17 +658,20 @@ func FindRoot(dir string) (root string, ok bool) {
 	}
 }
 
-// ListFiles lists the candidate files of the repository, repository-relative
+// listFiles lists the candidate files of the repository, repository-relative
 // with '/', sorted: `git ls-files` where git works (ignored files are never
 // candidates), else a walk that skips .git, node_modules and vendor and never
-// follows symlinked directories.
-func ListFiles(ctx context.Context, root string, isRepo bool) ([]string, error) {
+// follows symlinked directories. Nothing under the folder skip is listed.
+func listFiles(ctx context.Context, root string, isRepo bool, skip string) ([]string, error) {
 	if isRepo {
 		if files, err := gitListFiles(ctx, root); err == nil {
+			if skip != "" {
+				files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, skip+"/") })
+			}
 			return files, nil
 		}
 	}
-	return walkFiles(root)
+	return walkFiles(root, skip)
 }
 
 func gitListFiles(ctx context.Context, root string) ([]string, error) {
@@ -682,8 +698,11 @@ func gitListFiles(ctx context.Context, root string) ([]string, error) {
 	return slices.Compact(files), nil
 }
 
-func walkFiles(root string) ([]string, error) {
+func walkFiles(root, skip string) ([]string, error) {
 	var files []string
+	if skip != "" {
+		skip = filepath.Join(root, filepath.FromSlash(skip))
+	}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -697,6 +716,9 @@ func walkFiles(root string) ([]string, error) {
 				if p != root {
 					return filepath.SkipDir
 				}
+			}
+			if p == skip {
+				return filepath.SkipDir
 			}
 			return nil
 		}
