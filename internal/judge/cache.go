@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/repofs"
 )
@@ -53,15 +54,22 @@ func (c *Cache) path(key string) string {
 	return filepath.Join(c.Dir, "judge", key[:2], key+".json")
 }
 
+// entryBufs holds Get's read buffers: a run reads its entries by the thousand, and Unmarshal keeps
+// nothing of its input.
+var entryBufs = sync.Pool{New: func() any { return new([]byte) }}
+
 // Get returns the cached entry of key; false when there is none, or none readable.
 func (c *Cache) Get(key string) (Entry, bool) {
 	if c == nil || c.Dir == "" {
 		return Entry{}, false
 	}
-	b, err := repofs.ReadEntry(c.path(key), 1<<20)
+	buf := entryBufs.Get().(*[]byte)
+	defer entryBufs.Put(buf)
+	b, err := repofs.ReadEntry(c.path(key), 1<<20, *buf)
 	if err != nil {
 		return Entry{}, false
 	}
+	*buf = b
 	var e Entry
 	if json.Unmarshal(b, &e) != nil || e.Template != Template {
 		return Entry{}, false

@@ -12,14 +12,17 @@ import (
 // like ReadFile, but in three system calls, since it is read by the thousand (README "The AI
 // judge"); os.Open would also register the file with the runtime's poller. A symbolic link is
 // refused at open; a directory fails to read; a named pipe, opened without waiting, reads as empty.
-// A regular file ends at the first short read.
-func ReadEntry(abs string, limit int64) ([]byte, error) {
+// A regular file ends at the first short read. It reads into buf's space, as [ReadFileInto] does.
+func ReadEntry(abs string, limit int64, buf []byte) ([]byte, error) {
 	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
 	}
 	defer unix.Close(fd)
-	buf := make([]byte, min(limit+1, entryBuffer))
+	if want := min(limit+1, entryBuffer); int64(cap(buf)) < want {
+		buf = make([]byte, want)
+	}
+	buf = buf[:cap(buf)]
 	n := 0
 	for {
 		m, err := unix.Read(fd, buf[n:])
