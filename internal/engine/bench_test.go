@@ -129,6 +129,19 @@ func BenchmarkValidateTree(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckTree is `evalgate check --all` over the tree, in process: its built-in graders
+// run, and its ai evals wait for a judge.
+func BenchmarkCheckTree(b *testing.B) {
+	dir := tree(b)
+	b.ResetTimer()
+	for b.Loop() {
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true})
+		if err != nil || rep.Summary.Blocking > 0 || rep.Summary.Pass == 0 {
+			b.Fatalf("check: %v, %+v", err, rep.Summary)
+		}
+	}
+}
+
 // walkPages lists the tree's Markdown files the way the engine does without git.
 func walkPages(b *testing.B, dir string) []string {
 	var files []string
