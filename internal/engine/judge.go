@@ -92,7 +92,7 @@ func (r *run) setupJudge() error {
 	}
 	j.budget.Store(int64(j.limit))
 	if ai.Cache != "" && !o.NoCache {
-		j.cache = &judge.Cache{Dir: filepath.Join(r.cfg.Dir, filepath.FromSlash(ai.Cache))}
+		j.cache = &judge.Cache{Root: r.root, Dir: filepath.Join(r.cfg.Dir, filepath.FromSlash(ai.Cache))}
 	}
 	j.sem = make(chan struct{}, max(ai.Concurrency, 1))
 	for name, pc := range ai.Providers {
@@ -655,7 +655,7 @@ func PruneCache(ctx context.Context, opts Options) (PruneResult, error) {
 			ps.release()
 		}
 	}
-	c := &judge.Cache{Dir: filepath.Join(cfg.Dir, filepath.FromSlash(cfg.AI.Cache))}
+	c := &judge.Cache{Root: r.root, Dir: filepath.Join(cfg.Dir, filepath.FromSlash(cfg.AI.Cache))}
 	out.Removed, out.Kept, err = c.Prune(keep)
 	return out, err
 }

@@ -21,7 +21,18 @@ import (
 // written atomically. It is content-addressed: the key covers everything that decides a reply, so a
 // changed prompt, model or parameter asks again. Keys and headers never enter a key or an entry, and
 // the cache is never an error: an entry it cannot read is one it does not have.
-type Cache struct{ Dir string }
+//
+// The folders are committed with the pages, so a pull request may have made any of them a symlink
+// (README "Security model"): entries are read, written and pruned only when judge/ is inside Root
+// after following symlinks, and only in entry folders that are folders, not symlinks; anywhere else
+// the cache has no entry. Root "" is Dir.
+type Cache struct {
+	Root, Dir string
+
+	judge  sync.Once
+	base   string   // judge/'s absolute path; "" when it leaves Root
+	folder sync.Map // entry folder name → whether it is no symlink
+}
 
 // Request is what decides a run's reply: the cache key's content.
 type Request struct {
@@ -50,8 +61,34 @@ type Entry struct {
 	Tokens   int     `json:"tokens"`
 }
 
-func (c *Cache) path(key string) string {
-	return filepath.Join(c.Dir, "judge", key[:2], key+".json")
+func (c *Cache) path(key string) (string, bool) {
+	base, ok := c.judgeDir()
+	if !ok {
+		return "", false
+	}
+	name := key[:2]
+	plain, seen := c.folder.Load(name)
+	if !seen {
+		fi, err := os.Lstat(filepath.Join(base, name))
+		plain = err == nil && fi.IsDir() || errors.Is(err, fs.ErrNotExist)
+		c.folder.Store(name, plain)
+	}
+	return filepath.Join(base, name, key+".json"), plain.(bool)
+}
+
+// judgeDir returns judge/'s absolute path, and whether it stays inside Root after following
+// symlinks; it is judged once.
+func (c *Cache) judgeDir() (string, bool) {
+	c.judge.Do(func() {
+		root := c.Root
+		if root == "" {
+			root = c.Dir
+		}
+		if abs, err := repofs.Within(root, c.Dir, "judge"); err == nil {
+			c.base = abs
+		}
+	})
+	return c.base, c.base != ""
 }
 
 // entryBufs holds Get's read buffers: a run reads its entries by the thousand, and Unmarshal keeps
@@ -65,7 +102,11 @@ func (c *Cache) Get(key string) (Entry, bool) {
 	}
 	buf := entryBufs.Get().(*[]byte)
 	defer entryBufs.Put(buf)
-	b, err := repofs.ReadEntry(c.path(key), 1<<20, *buf)
+	p, ok := c.path(key)
+	if !ok {
+		return Entry{}, false
+	}
+	b, err := repofs.ReadEntry(p, 1<<20, *buf)
 	if err != nil {
 		return Entry{}, false
 	}
@@ -92,8 +133,8 @@ func (c *Cache) Put(key string, e Entry) {
 	if err != nil {
 		return
 	}
-	p := c.path(key)
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
+	p, ok := c.path(key)
+	if !ok || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
 	}
 	_ = repofs.WriteFile(p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
@@ -102,7 +143,10 @@ func (c *Cache) Put(key string, e Entry) {
 // Prune deletes every entry whose key keep does not hold, and the folders it empties; it returns how
 // many entries it deleted and kept. Files that are not entries are left alone.
 func (c *Cache) Prune(keep map[string]bool) (removed, kept int, err error) {
-	root := filepath.Join(c.Dir, "judge")
+	root, ok := c.judgeDir()
+	if !ok {
+		return 0, 0, nil
+	}
 	dirs, err := os.ReadDir(root)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, 0, nil
@@ -114,7 +158,7 @@ func (c *Cache) Prune(keep map[string]bool) (removed, kept int, err error) {
 		if !d.IsDir() || len(d.Name()) != 2 {
 			continue
 		}
-		dir := filepath.Join(root, d.Name())
+		dir := filepath.Join(root, d.Name()) // a symlinked folder is no directory entry here
 		files, err := os.ReadDir(dir)
 		if err != nil {
 			return removed, kept, err

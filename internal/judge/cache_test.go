@@ -97,3 +97,67 @@ func TestCachePrune(t *testing.T) {
 		t.Errorf("Prune of no cache = %d, %d, %v", r, k, err)
 	}
 }
+
+// TestCacheSymlinkedFolders: a folder of the cache that a symlink takes out of the repository holds no
+// entry: nothing is read, written or pruned there; nor does a symlinked entry folder, wherever it points.
+func TestCacheSymlinkedFolders(t *testing.T) {
+	v := Entry{Verdict: Verdict{Quotes: []string{}, Verdict: Pass}}
+	key, other := Request{Run: 1}.Key(), Request{Run: 7}.Key()
+	for _, tc := range []struct {
+		name string
+		link func(repo, outside string) // makes the symlink, repo/.evalgate/cache being the cache
+	}{
+		{"entry folder", func(repo, outside string) {
+			os.MkdirAll(filepath.Join(repo, ".evalgate", "cache", "judge"), 0o755)
+			os.Symlink(filepath.Join(outside, "judge", key[:2]), filepath.Join(repo, ".evalgate", "cache", "judge", key[:2]))
+		}},
+		{"judge folder", func(repo, outside string) {
+			os.MkdirAll(filepath.Join(repo, ".evalgate", "cache"), 0o755)
+			os.Symlink(filepath.Join(outside, "judge"), filepath.Join(repo, ".evalgate", "cache", "judge"))
+		}},
+		{"cache folder", func(repo, outside string) {
+			os.MkdirAll(filepath.Join(repo, ".evalgate"), 0o755)
+			os.Symlink(outside, filepath.Join(repo, ".evalgate", "cache"))
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			repo, outside := t.TempDir(), t.TempDir()
+			(&Cache{Dir: outside}).Put(key, v)
+			planted := filepath.Join(outside, "judge", key[:2], key+".json")
+			before, err := os.ReadFile(planted)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.link(repo, outside)
+			c := &Cache{Root: repo, Dir: filepath.Join(repo, ".evalgate", "cache")}
+			if _, ok := c.Get(key); ok {
+				t.Error("an entry outside the repository was read")
+			}
+			c.Put(other, v)
+			c.Put(key, Entry{Verdict: Verdict{Quotes: []string{}, Verdict: Fail}})
+			if _, err := os.Stat(filepath.Join(outside, "judge", other[:2], other+".json")); !os.IsNotExist(err) {
+				t.Errorf("an entry was written outside the repository: %v", err)
+			}
+			c.Prune(nil)
+			if after, err := os.ReadFile(planted); err != nil || string(after) != string(before) {
+				t.Errorf("the entry outside the repository was changed: %v", err)
+			}
+		})
+	}
+	// A symlinked entry folder holds no entry even when it points inside the repository.
+	repo := t.TempDir()
+	c := &Cache{Root: repo, Dir: filepath.Join(repo, ".evalgate", "cache")}
+	c.Put(key, v)
+	os.Rename(filepath.Join(c.Dir, "judge", key[:2]), filepath.Join(repo, "kept"))
+	os.Symlink(filepath.Join(repo, "kept"), filepath.Join(c.Dir, "judge", key[:2]))
+	if _, ok := (&Cache{Root: repo, Dir: c.Dir}).Get(key); ok {
+		t.Error("an entry was read through a symlinked entry folder")
+	}
+	// The cache folder itself may be reached through a symlink that stays inside.
+	os.Symlink(filepath.Join(repo, ".evalgate"), filepath.Join(repo, "linked"))
+	c = &Cache{Root: repo, Dir: filepath.Join(repo, "linked", "cache")}
+	c.Put(other, v)
+	if _, ok := c.Get(other); !ok {
+		t.Error("an entry under a cache folder linked inside the repository was not read")
+	}
+}
