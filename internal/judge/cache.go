@@ -23,7 +23,7 @@ import (
 // the cache is never an error: an entry it cannot read is one it does not have.
 //
 // The folders are committed with the pages, so a pull request may have made any of them a symlink
-// (README "Security model"): entries are read, written and pruned only when judge/ is inside Root
+// (README "The AI judge"): entries are read, written and pruned only when judge/ is inside Root
 // after following symlinks, and only in entry folders that are folders, not symlinks; anywhere else
 // the cache has no entry. Root "" is Dir.
 type Cache struct {
@@ -61,6 +61,7 @@ type Entry struct {
 	Tokens   int     `json:"tokens"`
 }
 
+// path returns key's entry file, and whether its folder may hold entries.
 func (c *Cache) path(key string) (string, bool) {
 	base, ok := c.judgeDir()
 	if !ok {
