@@ -42,7 +42,17 @@ const (
 	wbMidNum       // , and ;
 )
 
-func wbClass(c byte) int {
+// wbClasses holds wbClassOf for every byte: the word loops read a class per byte.
+var wbClasses = func() (t [256]uint8) {
+	for c := range t {
+		t[c] = uint8(wbClassOf(byte(c)))
+	}
+	return t
+}()
+
+func wbClass(c byte) int { return int(wbClasses[c]) }
+
+func wbClassOf(c byte) int {
 	switch {
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		return wbLetter

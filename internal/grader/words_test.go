@@ -1,6 +1,9 @@
 package grader
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 var wordSeeds = []string{
 	"", "a", "don't stop", "e.g. this", "1,000.50 and 3;4", "a1 1a a.1 1.a", "snake_case __ _x_ x__y",
@@ -30,4 +33,13 @@ func FuzzASCIIWords(f *testing.F) {
 			t.Fatalf("%q: %d words, the segmenter counts %d", b, got, want)
 		}
 	})
+}
+
+// BenchmarkASCIIWords is tool:length's word count on plain English prose.
+func BenchmarkASCIIWords(b *testing.B) {
+	text := []byte(strings.Repeat("the operator reads a config file and writes status to the cluster, v1.2 it's done.\n", 200))
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		asciiWords(text)
+	}
 }
