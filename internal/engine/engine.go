@@ -180,6 +180,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		if err := r.setupJudge(); err != nil {
 			return nil, err
 		}
+		defer r.judge.cache.Close()
 	}
 	if opts.Mode == ModeCases {
 		return r.cases(ctx)

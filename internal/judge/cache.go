@@ -25,13 +25,14 @@ import (
 // The folders are committed with the pages, so a pull request may have made any of them a symlink
 // (README "The AI judge"): entries are read, written and pruned only when judge/ is inside Root
 // after following symlinks, and only in entry folders that are folders, not symlinks; anywhere else
-// the cache has no entry. Root "" is Dir.
+// the cache has no entry. Root "" is Dir. Close a cache that has been read from.
 type Cache struct {
 	Root, Dir string
 
 	judge  sync.Once
-	base   string   // judge/'s absolute path; "" when it leaves Root
-	folder sync.Map // entry folder name → whether it is no symlink
+	base   string // judge/'s absolute path; "" when it leaves Root
+	mu     sync.Mutex
+	reader *repofs.EntryDir // judge/, open once it is there
 }
 
 // Request is what decides a run's reply: the cache key's content.
@@ -67,14 +68,9 @@ func (c *Cache) path(key string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	name := key[:2]
-	plain, seen := c.folder.Load(name)
-	if !seen {
-		fi, err := os.Lstat(filepath.Join(base, name))
-		plain = err == nil && fi.IsDir() || errors.Is(err, fs.ErrNotExist)
-		c.folder.Store(name, plain)
-	}
-	return filepath.Join(base, name, key+".json"), plain.(bool)
+	dir := filepath.Join(base, key[:2])
+	fi, err := os.Lstat(dir)
+	return filepath.Join(dir, key+".json"), err == nil && fi.IsDir() || errors.Is(err, fs.ErrNotExist)
 }
 
 // judgeDir returns judge/'s absolute path, and whether it stays inside Root after following
@@ -92,6 +88,35 @@ func (c *Cache) judgeDir() (string, bool) {
 	return c.base, c.base != ""
 }
 
+// entries returns judge/, opened on first use; nil while it is not there (a first run creates it).
+func (c *Cache) entries() *repofs.EntryDir {
+	base, ok := c.judgeDir()
+	if !ok {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reader == nil {
+		c.reader, _ = repofs.OpenEntryDir(base)
+	}
+	return c.reader
+}
+
+// Close releases judge/ if it was opened; call it when no Get is running. A later Get opens it again.
+func (c *Cache) Close() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.reader == nil {
+		return nil
+	}
+	err := c.reader.Close()
+	c.reader = nil
+	return err
+}
+
 // entryBufs holds Get's read buffers: a run reads its entries by the thousand, and Unmarshal keeps
 // nothing of its input.
 var entryBufs = sync.Pool{New: func() any { return new([]byte) }}
@@ -101,13 +126,13 @@ func (c *Cache) Get(key string) (Entry, bool) {
 	if c == nil || c.Dir == "" {
 		return Entry{}, false
 	}
-	buf := entryBufs.Get().(*[]byte)
-	defer entryBufs.Put(buf)
-	p, ok := c.path(key)
-	if !ok {
+	dir := c.entries()
+	if dir == nil {
 		return Entry{}, false
 	}
-	b, err := repofs.ReadEntry(p, 1<<20, *buf)
+	buf := entryBufs.Get().(*[]byte)
+	defer entryBufs.Put(buf)
+	b, err := dir.ReadEntry(key[:2]+"/"+key+".json", 1<<20, *buf)
 	if err != nil {
 		return Entry{}, false
 	}

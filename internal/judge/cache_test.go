@@ -32,10 +32,11 @@ func TestCacheKey(t *testing.T) {
 	}
 }
 
-// TestCache: a valid entry round-trips in judge/ab/<key>.json; a corrupt,
+// TestCache: a valid entry round-trips in judge/ab/<key>.json, also through Close; a corrupt,
 // foreign or verdict-less entry is no entry; no cache dir is no cache.
 func TestCache(t *testing.T) {
 	c := &Cache{Dir: t.TempDir()}
+	defer c.Close()
 	key := Request{Model: "m", Run: 1}.Key()
 	if _, ok := c.Get(key); ok {
 		t.Fatal("an empty cache has the entry")
@@ -44,6 +45,13 @@ func TestCache(t *testing.T) {
 	e, ok := c.Get(key)
 	if !ok || !e.Verdict.Passed() || e.Model != "m-1" || e.Tokens != 9 || e.Template != Template {
 		t.Errorf("Get = %+v, %v", e, ok)
+	}
+	// judge/ appeared after the first Get (a first run writes it); once closed, it opens again.
+	if c.Close() != nil {
+		t.Error("Close failed")
+	}
+	if _, ok := c.Get(key); !ok {
+		t.Error("a closed cache lost its entry")
 	}
 	p := filepath.Join(c.Dir, "judge", key[:2], key+".json")
 	for _, bad := range []string{"{", `{"template": "other/9", "verdict": {"verdict": "pass"}}`, `{"template": "` + Template + `", "verdict": {"verdict": "maybe"}}`} {
@@ -69,6 +77,7 @@ func TestCache(t *testing.T) {
 // files that are not entries stay.
 func TestCachePrune(t *testing.T) {
 	c := &Cache{Dir: t.TempDir()}
+	defer c.Close()
 	v := Entry{Verdict: Verdict{Quotes: []string{}, Verdict: Fail}}
 	keep, drop := Request{Run: 1}.Key(), Request{Run: 2}.Key()
 	c.Put(keep, v)
@@ -130,6 +139,7 @@ func TestCacheSymlinkedFolders(t *testing.T) {
 			}
 			tc.link(repo, outside)
 			c := &Cache{Root: repo, Dir: filepath.Join(repo, ".evalgate", "cache")}
+			defer c.Close()
 			if _, ok := c.Get(key); ok {
 				t.Error("an entry outside the repository was read")
 			}
@@ -147,15 +157,19 @@ func TestCacheSymlinkedFolders(t *testing.T) {
 	// A symlinked entry folder holds no entry even when it points inside the repository.
 	repo := t.TempDir()
 	c := &Cache{Root: repo, Dir: filepath.Join(repo, ".evalgate", "cache")}
+	defer c.Close()
 	c.Put(key, v)
 	os.Rename(filepath.Join(c.Dir, "judge", key[:2]), filepath.Join(repo, "kept"))
 	os.Symlink(filepath.Join(repo, "kept"), filepath.Join(c.Dir, "judge", key[:2]))
-	if _, ok := (&Cache{Root: repo, Dir: c.Dir}).Get(key); ok {
+	c2 := &Cache{Root: repo, Dir: c.Dir}
+	defer c2.Close()
+	if _, ok := c2.Get(key); ok {
 		t.Error("an entry was read through a symlinked entry folder")
 	}
 	// The cache folder itself may be reached through a symlink that stays inside.
 	os.Symlink(filepath.Join(repo, ".evalgate"), filepath.Join(repo, "linked"))
 	c = &Cache{Root: repo, Dir: filepath.Join(repo, "linked", "cache")}
+	defer c.Close()
 	c.Put(other, v)
 	if _, ok := c.Get(other); !ok {
 		t.Error("an entry under a cache folder linked inside the repository was not read")

@@ -4,6 +4,7 @@ package repofs
 
 import (
 	"io/fs"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,10 +15,75 @@ import (
 // refused at open; a directory fails to read; a named pipe, opened without waiting, reads as empty.
 // A regular file ends at the first short read. It reads into buf's space, as [ReadFileInto] does.
 func ReadEntry(abs string, limit int64, buf []byte) ([]byte, error) {
-	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := unix.Open(abs, entryFlags, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
 	}
+	return readEntry(fd, abs, limit, buf)
+}
+
+// entryFlags open an entry: never through a symlink, never waiting on a named pipe.
+const entryFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
+
+// EntryDir is an open folder of such files (the judge cache's judge/): its entries are opened
+// relative to it, which spares the kernel the folder's own path for each, and never through a symlink.
+type EntryDir struct {
+	fd  int
+	abs string
+}
+
+// OpenEntryDir opens the folder abs, following symlinks in abs itself: the caller has judged it.
+func OpenEntryDir(abs string) (*EntryDir, error) {
+	fd, err := unix.Open(abs, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
+	}
+	return &EntryDir{fd: fd, abs: abs}, nil
+}
+
+// Close closes the folder.
+func (d *EntryDir) Close() error { return unix.Close(d.fd) }
+
+// ReadEntry is [ReadEntry] of rel, a '/'-separated path below the folder with no "..": a symlink
+// anywhere in rel is refused.
+func (d *EntryDir) ReadEntry(rel string, limit int64, buf []byte) ([]byte, error) {
+	name := d.abs + "/" + rel
+	fd, err := openBeneath(d.fd, rel)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return readEntry(fd, name, limit, buf)
+}
+
+// openAt opens rel below dirfd one component at a time, refusing a symlink at each: the way of
+// systems without openat2.
+func openAt(dirfd int, rel string) (int, error) {
+	dir, rest := dirfd, rel
+	for {
+		comp, more, found := strings.Cut(rest, "/")
+		if !found {
+			fd, err := unix.Openat(dir, comp, entryFlags, 0)
+			if dir != dirfd {
+				unix.Close(dir)
+			}
+			return fd, err
+		}
+		if comp == ".." {
+			return -1, unix.EXDEV
+		}
+		next, err := unix.Openat(dir, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if dir != dirfd {
+			unix.Close(dir)
+		}
+		if err != nil {
+			return -1, err
+		}
+		dir, rest = next, more
+	}
+}
+
+// readEntry reads the open entry fd, closing it.
+func readEntry(fd int, abs string, limit int64, buf []byte) ([]byte, error) {
 	defer unix.Close(fd)
 	if want := min(limit+1, entryBuffer); int64(cap(buf)) < want {
 		buf = make([]byte, want)

@@ -64,3 +64,51 @@ func TestReadEntry(t *testing.T) {
 		t.Errorf("a named pipe read as %q", b)
 	}
 }
+
+// TestEntryDir: an entry below the open folder reads as ReadEntry reads it; a symlink anywhere
+// below the folder, a way out of it, or a missing entry is an error. The component-at-a-time way
+// (openAt, for systems without openat2) refuses the same.
+func TestEntryDir(t *testing.T) {
+	root := t.TempDir()
+	dir, outside := filepath.Join(root, "judge"), filepath.Join(root, "outside")
+	for _, d := range []string{filepath.Join(dir, "ab"), filepath.Join(outside, "cd")} {
+		os.MkdirAll(d, 0o755)
+	}
+	os.WriteFile(filepath.Join(dir, "ab", "k.json"), []byte("entry"), 0o644)
+	os.WriteFile(filepath.Join(outside, "cd", "k.json"), []byte("outside"), 0o644)
+	os.WriteFile(filepath.Join(outside, "k.json"), []byte("outside"), 0o644)
+	os.Symlink(filepath.Join(outside, "cd"), filepath.Join(dir, "cd"))
+	os.Symlink(filepath.Join(outside, "k.json"), filepath.Join(dir, "ab", "link.json"))
+	syscall.Mkfifo(filepath.Join(dir, "ab", "fifo"), 0o644)
+	d, err := OpenEntryDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	dirfd := d.fd
+	for name, open := range map[string]func(string) ([]byte, error){
+		"openat2": func(rel string) ([]byte, error) { return d.ReadEntry(rel, 1<<20, nil) },
+		"openAt": func(rel string) ([]byte, error) {
+			fd, err := openAt(dirfd, rel)
+			if err != nil {
+				return nil, err
+			}
+			return readEntry(fd, rel, 1<<20, nil)
+		},
+	} {
+		if b, err := open("ab/k.json"); err != nil || string(b) != "entry" {
+			t.Errorf("%s: ab/k.json = %q, %v", name, b, err)
+		}
+		for _, rel := range []string{"cd/k.json", "ab/link.json", "../outside/k.json", "ab/../../outside/k.json", "ab/missing.json", "ab"} {
+			if b, err := open(rel); err == nil {
+				t.Errorf("%s: %s was read: %q", name, rel, b)
+			}
+		}
+		if b, _ := open("ab/fifo"); len(b) != 0 {
+			t.Errorf("%s: a named pipe read as %q", name, b)
+		}
+	}
+	if _, err := OpenEntryDir(filepath.Join(root, "none")); err == nil {
+		t.Error("a missing folder was opened")
+	}
+}
