@@ -61,15 +61,18 @@ func openAt(dirfd int, rel string) (int, error) {
 	dir, rest := dirfd, rel
 	for {
 		comp, more, found := strings.Cut(rest, "/")
+		if comp == ".." {
+			if dir != dirfd {
+				unix.Close(dir)
+			}
+			return -1, unix.EXDEV
+		}
 		if !found {
 			fd, err := unix.Openat(dir, comp, entryFlags, 0)
 			if dir != dirfd {
 				unix.Close(dir)
 			}
 			return fd, err
-		}
-		if comp == ".." {
-			return -1, unix.EXDEV
 		}
 		next, err := unix.Openat(dir, comp, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if dir != dirfd {

@@ -99,7 +99,7 @@ func TestEntryDir(t *testing.T) {
 		if b, err := open("ab/k.json"); err != nil || string(b) != "entry" {
 			t.Errorf("%s: ab/k.json = %q, %v", name, b, err)
 		}
-		for _, rel := range []string{"cd/k.json", "ab/link.json", "../outside/k.json", "ab/../../outside/k.json", "ab/missing.json", "ab"} {
+		for _, rel := range []string{"cd/k.json", "ab/link.json", "../outside/k.json", "ab/../../outside/k.json", "ab/..", "ab/missing.json", "ab"} {
 			if b, err := open(rel); err == nil {
 				t.Errorf("%s: %s was read: %q", name, rel, b)
 			}
