@@ -10,14 +10,9 @@ import (
 	"strings"
 )
 
-// ReadEntry reads a small file evalgate wrote itself and may find replaced (a judge cache entry);
-// on this system it is ReadFileInto.
-func ReadEntry(abs string, limit int64, buf []byte) ([]byte, error) {
-	return ReadFileInto(abs, limit, buf)
-}
-
-// EntryDir is a folder of entries. On this system it is its path: each entry is read by
-// [ReadEntry] after checking that no folder of rel is a symlink.
+// EntryDir is a folder of entries evalgate wrote itself (the judge cache's judge/). On this system
+// it is its path: each entry is read by [ReadFileInto] after checking that no folder of rel is a
+// symlink.
 type EntryDir struct{ abs string }
 
 // OpenEntryDir checks that abs is a folder.
@@ -35,8 +30,8 @@ func OpenEntryDir(abs string) (*EntryDir, error) {
 // Close does nothing.
 func (d *EntryDir) Close() error { return nil }
 
-// ReadEntry is [ReadEntry] of rel, a '/'-separated path below the folder: a symlinked folder in rel
-// is refused, and the entry itself is checked by [ReadFileInto].
+// ReadEntry reads rel, a '/'-separated path below the folder, up to limit bytes into buf's space: a
+// symlinked folder in rel is refused, and the entry itself is checked by [ReadFileInto].
 func (d *EntryDir) ReadEntry(rel string, limit int64, buf []byte) ([]byte, error) {
 	p := d.abs
 	comps := strings.Split(rel, "/")

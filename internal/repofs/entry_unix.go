@@ -9,19 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ReadEntry reads a small file evalgate wrote itself and may find replaced (a judge cache entry):
-// like ReadFile, but in three system calls, since it is read by the thousand (README "The AI
-// judge"); os.Open would also register the file with the runtime's poller. A symbolic link is
-// refused at open; a directory fails to read; a named pipe, opened without waiting, reads as empty.
-// A regular file ends at the first short read. It reads into buf's space, as [ReadFileInto] does.
-func ReadEntry(abs string, limit int64, buf []byte) ([]byte, error) {
-	fd, err := unix.Open(abs, entryFlags, 0)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: abs, Err: err}
-	}
-	return readEntry(fd, abs, limit, buf)
-}
-
 // entryFlags open an entry: never through a symlink, never waiting on a named pipe.
 const entryFlags = unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_NONBLOCK | unix.O_CLOEXEC
 
@@ -44,8 +31,12 @@ func OpenEntryDir(abs string) (*EntryDir, error) {
 // Close closes the folder.
 func (d *EntryDir) Close() error { return unix.Close(d.fd) }
 
-// ReadEntry is [ReadEntry] of rel, a '/'-separated path below the folder with no "..": a symlink
-// anywhere in rel is refused.
+// ReadEntry reads rel, a '/'-separated path below the folder, up to limit bytes, into buf's space
+// (as [ReadFileInto] does). An entry is a small file evalgate wrote itself and may find replaced (a
+// judge cache entry), read by the thousand (README "The AI judge"): it takes three system calls;
+// os.Open would also register the file with the runtime's poller. A symlink anywhere in rel and a
+// ".." are refused at open; a directory fails to read; a named pipe, opened without waiting, reads
+// as empty. A regular file ends at the first short read.
 func (d *EntryDir) ReadEntry(rel string, limit int64, buf []byte) ([]byte, error) {
 	name := d.abs + "/" + rel
 	fd, err := openBeneath(d.fd, rel)

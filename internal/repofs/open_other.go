@@ -5,5 +5,5 @@ package repofs
 // openNonblock: opening a named pipe does not block on this system's path.
 const openNonblock = 0
 
-// openNoFollow is not available: ReadEntry checks the mode after opening.
+// openNoFollow is not available: Open checks the mode after opening.
 const openNoFollow = 0

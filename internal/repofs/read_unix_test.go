@@ -23,49 +23,57 @@ func TestReadFileFIFO(t *testing.T) {
 	}
 }
 
-// TestReadEntry: an entry reads whole, at any size up to the limit; over it, a symbolic link, a
+// TestReadEntry: an entry of an EntryDir reads whole, at any size up to the limit; over it, a symbolic link, a
 // directory or a missing file is an error, never a hang.
 func TestReadEntry(t *testing.T) {
 	dir := t.TempDir()
+	d, err := OpenEntryDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	read := func(p string, limit int64, buf []byte) ([]byte, error) {
+		return d.ReadEntry(filepath.Base(p), limit, buf)
+	}
 	for _, size := range []int{0, 10, entryBuffer - 1, entryBuffer, entryBuffer + 1, 3*entryBuffer + 7} {
 		p := filepath.Join(dir, fmt.Sprintf("e%d", size))
 		want := bytes.Repeat([]byte("x"), size)
 		os.WriteFile(p, want, 0o644)
-		got, err := ReadEntry(p, 1<<20, nil)
+		got, err := read(p, 1<<20, nil)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Errorf("size %d: got %d bytes, %v", size, len(got), err)
 		}
 	}
 	big := filepath.Join(dir, "big")
 	os.WriteFile(big, make([]byte, 100), 0o644)
-	if _, err := ReadEntry(big, 99, nil); !errors.Is(err, ErrTooLarge) {
+	if _, err := read(big, 99, nil); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the limit: %v", err)
 	}
-	if _, err := ReadEntry(big, 100, nil); err != nil {
+	if _, err := read(big, 100, nil); err != nil {
 		t.Errorf("at the limit: %v", err)
 	}
 	// A reused buffer, larger than the limit and full of an earlier read, changes nothing.
 	stale := bytes.Repeat([]byte("y"), 4*entryBuffer)
-	if got, err := ReadEntry(filepath.Join(dir, "e10"), 1<<20, stale); err != nil || string(got) != "xxxxxxxxxx" {
+	if got, err := read(filepath.Join(dir, "e10"), 1<<20, stale); err != nil || string(got) != "xxxxxxxxxx" {
 		t.Errorf("into a used buffer: %q, %v", got, err)
 	}
-	if _, err := ReadEntry(big, 99, stale); !errors.Is(err, ErrTooLarge) {
+	if _, err := read(big, 99, stale); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("over the limit, into a larger buffer: %v", err)
 	}
 	os.Symlink(big, filepath.Join(dir, "link"))
 	fifo := filepath.Join(dir, "fifo")
 	syscall.Mkfifo(fifo, 0o644)
 	for _, name := range []string{"link", "missing", "."} {
-		if _, err := ReadEntry(filepath.Join(dir, name), 1<<20, nil); err == nil {
+		if _, err := read(filepath.Join(dir, name), 1<<20, nil); err == nil {
 			t.Errorf("%s was read", name)
 		}
 	}
-	if b, _ := ReadEntry(fifo, 1<<20, nil); len(b) != 0 {
+	if b, _ := read(fifo, 1<<20, nil); len(b) != 0 {
 		t.Errorf("a named pipe read as %q", b)
 	}
 }
 
-// TestEntryDir: an entry below the open folder reads as ReadEntry reads it; a symlink anywhere
+// TestEntryDir: an entry below the open folder reads; a symlink anywhere
 // below the folder, a way out of it, or a missing entry is an error. The component-at-a-time way
 // (openAt, for systems without openat2) refuses the same.
 func TestEntryDir(t *testing.T) {
