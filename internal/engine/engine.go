@@ -253,6 +253,7 @@ func newRun(opts Options) (*run, error) {
 		Scope:    report.Scope{Mode: report.ScopeAll},
 		Category: opts.Category,
 	}
+	r.rep.Results.Decide(opts.FailOn)
 	notice := opts.Notice
 	var mu sync.Mutex
 	r.opts.Notice = func(s string) {

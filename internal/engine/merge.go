@@ -54,6 +54,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		Scope:    report.Scope{Mode: report.ScopeAll, Config: first.Scope.Config},
 		Category: o.Category,
 	}
+	m.Results.Decide(o.FailOn)
 	var sum report.Weights
 	suites := map[string]*report.Suite{}
 	scored := false

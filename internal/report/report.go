@@ -142,19 +142,25 @@ type Suite struct {
 
 // Finish readies a report for its writers, whatever command made it. In one pass over the results in
 // report order it calls mark, when there is one, on each (the baseline of known failures marks the fails
-// it accepts), decides its Blocking by the one gate (diag.Blocks at failOn) and counts it. Every result's
+// it accepts), decides its Blocking by the one gate (diag.Blocks at failOn) and counts it; results that
+// Decide had decided as they were added, with no mark, are not read again. Every result's
 // evidence is already bounded and its text valid UTF-8 (Results.Add); the notices' text is made so. The
 // wall time is that since start.
 func (r *Report) Finish(failOn diag.Severity, start time.Time, mark func(*diag.Result)) {
 	r.Duration = time.Since(start)
-	s := Summary{Score: r.Summary.Score, Weights: r.Summary.Weights}
-	r.Results.Update(func(res *diag.Result) {
-		if mark != nil {
-			mark(res)
-		}
-		res.Blocking = diag.Blocks(res, failOn)
-		s.add(res)
-	})
+	var s Summary
+	if rs := &r.Results; mark == nil && rs.decided && rs.failOn == failOn {
+		s = rs.tally // decided as they were added
+	} else {
+		r.Results.Update(func(res *diag.Result) {
+			if mark != nil {
+				mark(res)
+			}
+			res.Blocking = diag.Blocks(res, failOn)
+			s.add(res)
+		})
+	}
+	s.Score, s.Weights = r.Summary.Score, r.Summary.Weights
 	r.Summary = s
 	for i, n := range r.Notices {
 		r.Notices[i] = validUTF8(n)

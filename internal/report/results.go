@@ -28,6 +28,11 @@ type Results struct {
 	runs   []spillRun
 	end    int64 // where the next run starts in file
 	err    error
+
+	// With decided, Add decides each result's Blocking at failOn and counts it in tally (Decide).
+	decided bool
+	failOn  diag.Severity
+	tally   Summary
 }
 
 // Spill bounds of a batch. A batch of 8,192 results of a few hundred bytes each is about 4 MiB;
@@ -54,6 +59,15 @@ func (s *Results) Len() int { return s.n }
 // returns it, for a report that lost results is no report.
 func (s *Results) Err() error { return s.err }
 
+// Decide makes Add decide each result's Blocking at failOn (diag.Blocks) and count it as it is added,
+// so that Finish, when no baseline marks the results, need not read them all again. It must come
+// before the first Add; afterwards it does nothing.
+func (s *Results) Decide(failOn diag.Severity) {
+	if s.n == 0 {
+		s.decided, s.failOn = true, failOn
+	}
+}
+
 // Add adds results, each with its evidence bounded (README "Evidence") and its text made valid
 // UTF-8 (every invalid byte U+FFFD, as every format writes it), so that what is spilled and read
 // back is what every writer would see.
@@ -61,6 +75,10 @@ func (s *Results) Add(rs ...diag.Result) {
 	for _, res := range rs {
 		res.Evidence = diag.BoundEvidence(res.Evidence)
 		validResult(&res)
+		if s.decided {
+			res.Blocking = diag.Blocks(&res, s.failOn)
+			s.tally.add(&res)
+		}
 		s.buf = append(s.buf, res)
 		s.bytes += resultSize(&res)
 		s.n++

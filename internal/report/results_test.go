@@ -93,6 +93,63 @@ func TestResultsSpill(t *testing.T) {
 	}
 }
 
+// TestDecideAsAdded: results Decide had decided as they were added finish with the summary and the
+// blocking of results Finish decides in its own pass, spilled or not, at every gate; with a baseline's
+// mark, or at another gate than Decide's, Finish decides them again.
+func TestDecideAsAdded(t *testing.T) {
+	for _, batch := range []int{7, 1000} {
+		spillAll(t, batch, 1<<30)
+		for _, failOn := range []diag.Severity{diag.SeverityError, diag.SeverityWarning, diag.SeverityInfo, diag.FailOnNone} {
+			r := rand.New(rand.NewPCG(5, uint64(batch)))
+			var decided, plain, marked, regated Report
+			decided.Results.Decide(failOn)
+			marked.Results.Decide(failOn)
+			regated.Results.Decide(diag.FailOnNone)
+			for i := range 300 {
+				res := randomResult(r, i)
+				res.Blocking, res.Baselined = false, false
+				delete(res.Evidence, "struct") // read back from the file as a map: compared apart (TestSpilledWritersAgree)
+				for _, rep := range []*Report{&decided, &plain, &marked, &regated} {
+					rep.Results.Add(res)
+				}
+			}
+			mark := func(res *diag.Result) { res.Baselined = res.Outcome == diag.Fail && res.Message[1] == '1' }
+			decided.Finish(failOn, time.Now(), nil)
+			plain.Finish(failOn, time.Now(), nil)
+			marked.Finish(failOn, time.Now(), mark)
+			regated.Finish(failOn, time.Now(), nil)
+			if batch < 300 && len(decided.Results.runs) < 2 {
+				t.Errorf("batch %d, gate %v: Finish read and rewrote the decided results", batch, failOn)
+			}
+			want, wantMarked := plain.Results.Slice(), plain.Results.Slice()
+			wantSummary := Summary{}
+			for i := range wantMarked {
+				mark(&wantMarked[i])
+				wantMarked[i].Blocking = diag.Blocks(&wantMarked[i], failOn)
+				wantSummary.add(&wantMarked[i])
+			}
+			if decided.Summary != plain.Summary || regated.Summary != plain.Summary || marked.Summary != wantSummary {
+				t.Errorf("batch %d, gate %v: summaries %+v, %+v (another gate), %+v (marked); want %+v and %+v",
+					batch, failOn, decided.Summary, regated.Summary, marked.Summary, plain.Summary, wantSummary)
+			}
+			if plain.Summary.Blocking == 0 && failOn != diag.FailOnNone {
+				t.Errorf("batch %d, gate %v: nothing blocks; the test decides nothing", batch, failOn)
+			}
+			for name, got := range map[string][]diag.Result{"decided": decided.Results.Slice(), "regated": regated.Results.Slice()} {
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("batch %d, gate %v: %s results differ from those Finish decided", batch, failOn, name)
+				}
+			}
+			if !reflect.DeepEqual(marked.Results.Slice(), wantMarked) {
+				t.Errorf("batch %d, gate %v: marked results differ", batch, failOn)
+			}
+			for _, rep := range []*Report{&decided, &plain, &marked, &regated} {
+				rep.Results.Close()
+			}
+		}
+	}
+}
+
 // TestResultsSpillStable: results equal in every key come back in the order they were added,
 // across batches, as diag.Sort orders them in memory.
 func TestResultsSpillStable(t *testing.T) {
@@ -298,7 +355,9 @@ func FuzzResultJSON(f *testing.F) {
 		case 1:
 			res.Evidence = map[string]any{}
 		case 2:
-			res.Evidence = map[string]any{msg: []any{weight, key, nil, true}, "n": line}
+			res.Evidence = map[string]any{msg: []any{weight, key, nil, true}, "n": line, "m": int64(col),
+				key: map[string]any{code: []any{}, file: map[string]any{}, "l": []any(nil), "z": map[string]any(nil),
+					"x": []any{map[string]any{msg: false}, []any{ms}}, "s": []string{code}}}
 		}
 		want, err := indentedJSON(toJSONResult(&res), "    ")
 		if err != nil {
