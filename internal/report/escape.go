@@ -188,43 +188,83 @@ func GuardJSON(b []byte) []byte { return guardJSON(b) }
 // starts with white space and a quote, a bracket, a brace or a literal.
 // b is returned as it is when nothing needs escaping.
 func guardJSON(b []byte) []byte {
-	i := 0
-	for ; i < len(b); i++ {
-		if c := b[i]; c >= 0x7f || c == '#' && hasHashBracket(b[i:]) {
-			break
-		}
+	if out, escaped := appendGuardedJSON(nil, b); escaped {
+		return out
 	}
-	if i == len(b) {
-		return b
+	return b
+}
+
+// jsonPlain marks the bytes guardJSON copies without a look: ASCII but DEL and '#'.
+var jsonPlain = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c != 0x7f && c != '#'
 	}
-	out := make([]byte, 0, len(b)+16)
-	out = append(out, b[:i]...)
-	for i < len(b) {
-		c := b[i]
-		switch {
-		case c == '#' && hasHashBracket(b[i:]):
-			out = append(out, `#\u0023[`...)
-			i += 3
+	return t
+}()
+
+// appendGuardedJSON appends b to dst with guardJSON's escapes, when something needs escaping; when
+// nothing does, it appends nothing and says so (b is then the guarded JSON). What needs no escape is
+// copied a run at a time.
+func appendGuardedJSON(dst, b []byte) (out []byte, escaped bool) {
+	out, start := dst, 0 // b[start:i] is yet to be copied to out
+	for i := 0; i < len(b); {
+		if jsonPlain[b[i]] {
+			i++
 			continue
-		case c == 0x7f:
-			out = append(out, `\u007f`...)
-		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRune(b[i:])
+		}
+		r, size := rune(b[i]), 1
+		switch {
+		case r == '#':
+			if !hasHashBracket(b[i:]) {
+				i++
+				continue
+			}
+			size = 3
+		case r >= utf8.RuneSelf:
+			if n := plainRune(b[i:]); n > 0 {
+				i += n
+				continue
+			}
+			r, size = utf8.DecodeRune(b[i:])
 			// U+FFFD too: the encoder writes an invalid byte as \ufffd, so a report read back (a
 			// merge of shards) writes the same bytes.
-			if escapedRune(r) || r == utf8.RuneError {
-				out = fmt.Appendf(out, `\u%04x`, r)
-			} else {
-				out = append(out, b[i:i+size]...)
+			if !escapedRune(r) && r != utf8.RuneError {
+				i += size
+				continue
 			}
-			i += size
-			continue
-		default:
-			out = append(out, c)
 		}
-		i++
+		out = append(out, b[start:i]...)
+		if r == '#' {
+			out = append(out, `#\u0023[`...)
+		} else {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		}
+		i += size
+		start, escaped = i, true
 	}
-	return out
+	if !escaped {
+		return dst, false
+	}
+	return append(out, b[start:]...), true
+}
+
+// plainRune is the length of the valid 2- or 3-byte sequence b starts with when it is no character
+// guardJSON escapes (whose lead bytes are C2, D8, E2 and EF); 0 for any other b. It spares most
+// text, CJK above all, a call of utf8.DecodeRune.
+func plainRune(b []byte) int {
+	cont := func(c byte) bool { return c&0xc0 == 0x80 }
+	switch c := b[0]; {
+	case c >= 0xc3 && c <= 0xdf && c != 0xd8:
+		if len(b) >= 2 && cont(b[1]) {
+			return 2
+		}
+	case c >= 0xe0 && c <= 0xee && c != 0xe2:
+		// E0 needs a second byte from A0 (no overlong form), ED one below A0 (no surrogate).
+		if len(b) >= 3 && cont(b[1]) && cont(b[2]) && (c != 0xe0 || b[1] >= 0xa0) && (c != 0xed || b[1] < 0xa0) {
+			return 3
+		}
+	}
+	return 0
 }
 
 func hasHashBracket(b []byte) bool {

@@ -283,6 +283,51 @@ func TestGuardJSON(t *testing.T) {
 	}
 }
 
+// FuzzGuardJSON: guardJSON escapes exactly what a rune-by-rune reading says it must, and copies
+// nothing when nothing needs escaping.
+func FuzzGuardJSON(f *testing.F) {
+	for _, s := range []string{`"a##[b"`, "\"\x7f\u0085\u202e\u200b\ufeff ü\"", "日本語 \ufffd \xff\xef\xbf", "###[", "#"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var want []byte
+		for i := 0; i < len(b); {
+			if bytes.HasPrefix(b[i:], []byte("##[")) {
+				want, i = append(want, `#\u0023[`...), i+3
+				continue
+			}
+			r, n := utf8.DecodeRune(b[i:])
+			if r == 0x7f || r >= utf8.RuneSelf && (escapedRune(r) || r == utf8.RuneError) {
+				want = fmt.Appendf(want, `\u%04x`, r)
+			} else {
+				want = append(want, b[i:i+n]...)
+			}
+			i += n
+		}
+		got := guardJSON(b)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("guardJSON(%q) = %q, want %q", b, got, want)
+		}
+		if len(b) > 0 && bytes.Equal(b, want) && &got[0] != &b[0] {
+			t.Fatalf("guardJSON(%q) copied what needs no escaping", b)
+		}
+		out, escaped := appendGuardedJSON([]byte("x"), b)
+		if escaped == bytes.Equal(b, want) || escaped && string(out) != "x"+string(want) || !escaped && string(out) != "x" {
+			t.Fatalf("appendGuardedJSON(x, %q) = %q, %v", b, out, escaped)
+		}
+	})
+}
+
+// BenchmarkGuardJSON: a result's JSON with CJK text, the JSON report's common case.
+func BenchmarkGuardJSON(b *testing.B) {
+	one := []byte(`{"message": "欢迎回来，%s！你有%d枚金币，宝石1,250颗可获得%.1f%%奖励。", "evidence": {"text": "{player} hat {count} Gegenstände in {zone} gefunden; drücke <b>Öffnen</b>, um sie zu sehen.", "tag": "##[x"}}`)
+	b.SetBytes(int64(len(one)))
+	var out []byte
+	for b.Loop() {
+		out, _ = appendGuardedJSON(out[:0], one)
+	}
+}
+
 func BenchmarkOneLine(b *testing.B) {
 	for _, bc := range []struct{ name, s string }{
 		{"ascii", "docs/guides/install.md:12:3: error: links: the link ./setup.md is broken [broken_link]"},

@@ -155,7 +155,7 @@ func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 	at += len(`"results": [`)
 	bw.Write(guardJSON(head[:at]))
 	first := true
-	var one []byte
+	var one, guarded []byte
 	for res := range results.All() {
 		sep := ",\n    "
 		if first {
@@ -166,7 +166,12 @@ func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 			return err
 		}
 		bw.WriteString(sep)
-		bw.Write(guardJSON(one))
+		if out, escaped := appendGuardedJSON(guarded[:0], one); escaped {
+			guarded = out
+			bw.Write(out)
+		} else {
+			bw.Write(one)
+		}
 	}
 	if err := results.Err(); err != nil {
 		return err

@@ -2,8 +2,11 @@ package report
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -95,11 +98,10 @@ func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 	if len(res.Evidence) == 0 {
 		b = append(b, "{}"...)
 	} else {
-		js, err := indentedJSON(res.Evidence, "      ")
-		if err != nil {
+		var err error
+		if b, err = appendValueJSON(b, res.Evidence, 3); err != nil {
 			return b, err
 		}
-		b = append(b, js[:len(js)-1]...) // without its newline
 	}
 	comma()
 	opt("key", res.Key)
@@ -167,4 +169,74 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendValueJSON appends evidence value v as encoding/json writes it indented by two spaces, the
+// value's own line at depth levels: map keys sorted, HTML characters as they are. The types
+// evidence holds are written directly; any other goes through encoding/json.
+func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
+	newline := func(depth int) {
+		b = append(b, '\n')
+		for range depth {
+			b = append(b, "  "...)
+		}
+	}
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...), nil
+	case string:
+		return appendJSONString(b, x), nil
+	case bool:
+		return strconv.AppendBool(b, x), nil
+	case int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case int64:
+		return strconv.AppendInt(b, x, 10), nil
+	case []any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		if len(x) == 0 {
+			return append(b, "[]"...), nil
+		}
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			newline(depth + 1)
+			var err error
+			if b, err = appendValueJSON(b, e, depth+1); err != nil {
+				return b, err
+			}
+		}
+		newline(depth)
+		return append(b, ']'), nil
+	case map[string]any:
+		if x == nil {
+			return append(b, "null"...), nil
+		}
+		if len(x) == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			newline(depth + 1)
+			b = append(appendJSONString(b, k), ": "...)
+			var err error
+			if b, err = appendValueJSON(b, x[k], depth+1); err != nil {
+				return b, err
+			}
+		}
+		newline(depth)
+		return append(b, '}'), nil
+	}
+	js, err := indentedJSON(v, strings.Repeat("  ", depth))
+	if err != nil {
+		return b, err
+	}
+	return append(b, js[:len(js)-1]...), nil // without its newline
 }
