@@ -119,7 +119,7 @@ func (s *Results) writeRun(each func(put func(*diag.Result) bool)) {
 	var size int64
 	var enc []byte
 	each(func(res *diag.Result) bool {
-		enc = appendResult(enc[:0], res)
+		enc = appendRecord(enc[:0], res)
 		n, _ := w.Write(enc)
 		size += int64(n)
 		return true

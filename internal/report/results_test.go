@@ -224,7 +224,7 @@ func FuzzSpillDecode(f *testing.F) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for i := range 4 {
 		res := randomResult(r, i)
-		f.Add(appendResult(nil, &res))
+		f.Add(appendRecord(nil, &res))
 	}
 	f.Add([]byte{0, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Fuzz(func(t *testing.T, data []byte) {

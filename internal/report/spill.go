@@ -14,8 +14,9 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// The spill encoding of a result (Results): its fields in declaration order, strings and
-// numbers as varints, evidence as tagged values. It is private to one run, written and read by
+// The spill encoding of a result (Results): a record of its length (a varint) and its fields in
+// declaration order, strings and numbers as varints, evidence as tagged values; a record is read
+// whole and decoded from memory. It is private to one run, written and read by
 // the same binary, so it has no version; what it must be is exact: a result read back is the
 // result that was written, its evidence of the same Go types, so every writer writes the same
 // bytes for it.
@@ -127,12 +128,26 @@ func appendValue(b []byte, v any) []byte {
 	return appendString(append(b, tagJSON), string(js))
 }
 
-// decoder reads results back. Results in report order share most of their strings with the one
-// before them (the file, the check, the code, often the message): it keeps each field's last string
-// and reuses it when the bytes are the same, so that reading a million results does not allocate a
-// million copies of each.
+// appendRecord appends res as one record of a run: its encoding's length, then the encoding.
+func appendRecord(b []byte, res *diag.Result) []byte {
+	at := len(b)
+	b = appendResult(b, res)
+	n := len(b) - at
+	var size [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(size[:], uint64(n))
+	b = append(b, size[:k]...)
+	copy(b[at+k:], b[at:at+n])
+	copy(b[at:], size[:k])
+	return b
+}
+
+// decoder reads results back, a record at a time into its buffer. Results in report order share
+// most of their strings with the one before them (the file, the check, the code, often the
+// message): it keeps each field's last string and reuses it when the bytes are the same, so that
+// reading a million results does not allocate a million copies of each.
 type decoder struct {
 	buf  []byte
+	rec  []byte // what is left of the record being read
 	last [fieldCount]string
 }
 
@@ -157,13 +172,17 @@ const maxDepth = 10_000
 
 var errSpill = errors.New("report: the results' temporary file is damaged")
 
-func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
+// record reads the next record into d.rec; io.EOF at the end of the run.
+func (d *decoder) record(rd *bufio.Reader) error {
 	n, err := binary.ReadUvarint(rd)
 	if err != nil {
-		return nil, err
+		if errors.Is(err, io.EOF) {
+			return io.EOF
+		}
+		return errSpill
 	}
 	if n > math.MaxInt32 {
-		return nil, errSpill
+		return errSpill
 	}
 	// Grown as the bytes come, not to the length first: a damaged length cannot allocate more
 	// than the file holds.
@@ -172,16 +191,63 @@ func (d *decoder) bytes(rd *bufio.Reader) ([]byte, error) {
 		k := int(min(n-uint64(len(d.buf)), 64<<10))
 		d.buf = slices.Grow(d.buf, k)
 		if _, err := io.ReadFull(rd, d.buf[len(d.buf):len(d.buf)+k]); err != nil {
-			return nil, errSpill
+			return errSpill
 		}
 		d.buf = d.buf[:len(d.buf)+k]
 	}
-	return d.buf, nil
+	d.rec = d.buf
+	return nil
+}
+
+func (d *decoder) uvarint() (uint64, error) {
+	v, n := binary.Uvarint(d.rec)
+	if n <= 0 {
+		return 0, errSpill
+	}
+	d.rec = d.rec[n:]
+	return v, nil
+}
+
+func (d *decoder) varint() (int64, error) {
+	v, n := binary.Varint(d.rec)
+	if n <= 0 {
+		return 0, errSpill
+	}
+	d.rec = d.rec[n:]
+	return v, nil
+}
+
+func (d *decoder) byte() (byte, error) {
+	if len(d.rec) == 0 {
+		return 0, errSpill
+	}
+	c := d.rec[0]
+	d.rec = d.rec[1:]
+	return c, nil
+}
+
+func (d *decoder) float() (float64, error) {
+	if len(d.rec) < 8 {
+		return 0, errSpill
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(d.rec))
+	d.rec = d.rec[8:]
+	return v, nil
+}
+
+func (d *decoder) bytes() ([]byte, error) {
+	n, err := d.uvarint()
+	if err != nil || n > uint64(len(d.rec)) {
+		return nil, errSpill
+	}
+	b := d.rec[:n]
+	d.rec = d.rec[n:]
+	return b, nil
 }
 
 // str reads a string; field is its decoder.last, or -1 for one not kept.
-func (d *decoder) str(rd *bufio.Reader, field int) (string, error) {
-	b, err := d.bytes(rd)
+func (d *decoder) str(field int) (string, error) {
+	b, err := d.bytes()
 	if err != nil || field < 0 {
 		return string(b), err
 	}
@@ -191,102 +257,101 @@ func (d *decoder) str(rd *bufio.Reader, field int) (string, error) {
 	return d.last[field], nil
 }
 
-func varint(rd *bufio.Reader) (int64, error) {
-	v, err := binary.ReadVarint(rd)
-	if err != nil {
-		return 0, errSpill
-	}
-	return v, nil
-}
-
 // read reads one result; io.EOF when the run is done.
 func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
+	if err := d.record(rd); err != nil {
+		return diag.Result{}, err
+	}
+	res, err := d.result()
+	if err == nil && len(d.rec) > 0 {
+		err = errSpill // the record holds more than a result
+	}
+	return res, err
+}
+
+// result decodes the result d.rec holds.
+func (d *decoder) result() (diag.Result, error) {
 	var res diag.Result
-	src, err := binary.ReadUvarint(rd)
+	src, err := d.uvarint()
 	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return res, io.EOF
-		}
-		return res, errSpill
+		return res, err
 	}
 	res.Source = diag.Source(src)
-	if res.File, err = d.str(rd, fieldFile); err != nil {
-		return res, errSpill
+	if res.File, err = d.str(fieldFile); err != nil {
+		return res, err
 	}
 	var nums [2]int64
 	for i := range nums {
-		if nums[i], err = varint(rd); err != nil {
+		if nums[i], err = d.varint(); err != nil {
 			return res, err
 		}
 	}
 	res.Pos = diag.Pos{Line: int(nums[0]), Col: int(nums[1])}
 	var outcome string
 	for i, s := range []*string{&res.Check, &res.CaseID, &res.Grader, &res.Type, &outcome} {
-		if *s, err = d.str(rd, fieldCheck+i); err != nil {
-			return res, errSpill
+		if *s, err = d.str(fieldCheck + i); err != nil {
+			return res, err
 		}
 	}
 	res.Outcome = diag.Outcome(outcome)
-	sev, err := varint(rd)
+	sev, err := d.varint()
 	if err != nil {
 		return res, err
 	}
 	res.Severity = diag.Severity(sev)
-	flags, err := rd.ReadByte()
+	flags, err := d.byte()
 	if err != nil {
-		return res, errSpill
-	}
-	res.Blocking, res.Verdictless, res.Baselined = flags&flagBlocking != 0, flags&flagVerdictless != 0, flags&flagBaselined != 0
-	if res.Code, err = d.str(rd, fieldCode); err != nil {
-		return res, errSpill
-	}
-	if res.Message, err = d.str(rd, fieldMessage); err != nil {
-		return res, errSpill
-	}
-	var w [8]byte
-	if _, err := io.ReadFull(rd, w[:]); err != nil {
-		return res, errSpill
-	}
-	res.Weight = math.Float64frombits(binary.LittleEndian.Uint64(w[:]))
-	if res.DurationMS, err = varint(rd); err != nil {
 		return res, err
 	}
-	if res.Key, err = d.str(rd, fieldKey); err != nil {
-		return res, errSpill
+	res.Blocking, res.Verdictless, res.Baselined = flags&flagBlocking != 0, flags&flagVerdictless != 0, flags&flagBaselined != 0
+	if res.Code, err = d.str(fieldCode); err != nil {
+		return res, err
 	}
-	if res.Assertion, err = d.str(rd, fieldAssertion); err != nil {
-		return res, errSpill
+	if res.Message, err = d.str(fieldMessage); err != nil {
+		return res, err
+	}
+	if res.Weight, err = d.float(); err != nil {
+		return res, err
+	}
+	if res.DurationMS, err = d.varint(); err != nil {
+		return res, err
+	}
+	if res.Key, err = d.str(fieldKey); err != nil {
+		return res, err
+	}
+	if res.Assertion, err = d.str(fieldAssertion); err != nil {
+		return res, err
 	}
 	if flags&flagEvidence != 0 {
-		if res.Evidence, err = d.readMap(rd, 0); err != nil {
+		if res.Evidence, err = d.readMap(0); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
 }
 
-func (d *decoder) readMap(rd *bufio.Reader, depth int) (map[string]any, error) {
-	n, err := binary.ReadUvarint(rd)
-	if err != nil || n > math.MaxInt32 || depth > maxDepth {
+func (d *decoder) readMap(depth int) (map[string]any, error) {
+	n, err := d.uvarint()
+	if err != nil || n > uint64(len(d.rec)) || depth > maxDepth { // each entry takes at least a byte
 		return nil, errSpill
 	}
-	m := make(map[string]any, min(n, 64))
+	m := make(map[string]any, n)
 	for range n {
-		k, err := d.str(rd, -1)
+		k, err := d.str(-1)
 		if err != nil {
-			return nil, errSpill
+			return nil, err
 		}
-		if m[k], err = d.readValue(rd, depth+1); err != nil {
+		if m[k], err = d.readValue(depth + 1); err != nil {
 			return nil, err
 		}
 	}
 	return m, nil
 }
 
-func (d *decoder) readValue(rd *bufio.Reader, depth int) (any, error) {
-	tag, err := rd.ReadByte()
+func (d *decoder) readValue(depth int) (any, error) {
+	tag, err := d.byte()
 	if err != nil {
-		return nil, errSpill
+		return nil, err
 	}
 	switch tag {
 	case tagNil:
@@ -294,30 +359,22 @@ func (d *decoder) readValue(rd *bufio.Reader, depth int) (any, error) {
 	case tagFalse, tagTrue:
 		return tag == tagTrue, nil
 	case tagInt:
-		v, err := varint(rd)
+		v, err := d.varint()
 		return int(v), err
 	case tagInt64:
-		return varint(rd)
+		return d.varint()
 	case tagFloat:
-		var w [8]byte
-		if _, err := io.ReadFull(rd, w[:]); err != nil {
-			return nil, errSpill
-		}
-		return math.Float64frombits(binary.LittleEndian.Uint64(w[:])), nil
+		return d.float()
 	case tagString:
-		s, err := d.str(rd, -1)
-		if err != nil {
-			return nil, errSpill
-		}
-		return s, nil
+		return d.str(-1)
 	case tagList:
-		n, err := binary.ReadUvarint(rd)
-		if err != nil || n > math.MaxInt32 || depth > maxDepth {
+		n, err := d.uvarint()
+		if err != nil || n > uint64(len(d.rec)) || depth > maxDepth {
 			return nil, errSpill
 		}
-		out := make([]any, 0, min(n, 64))
+		out := make([]any, 0, n)
 		for range n {
-			v, err := d.readValue(rd, depth+1)
+			v, err := d.readValue(depth + 1)
 			if err != nil {
 				return nil, err
 			}
@@ -325,11 +382,11 @@ func (d *decoder) readValue(rd *bufio.Reader, depth int) (any, error) {
 		}
 		return out, nil
 	case tagMap:
-		return d.readMap(rd, depth+1)
+		return d.readMap(depth + 1)
 	case tagJSON:
-		js, err := d.bytes(rd)
+		js, err := d.bytes()
 		if err != nil {
-			return nil, errSpill
+			return nil, err
 		}
 		dec := json.NewDecoder(bytes.NewReader(js))
 		dec.UseNumber()
