@@ -2,14 +2,13 @@ package cli
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -107,21 +106,34 @@ func writeCases(rep *report.Report, format string, stdout, stderr io.Writer) err
 		term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
 		return reportFiles{}.write(rep, report.Format(format), stdout, term)
 	}
-	out := bufio.NewWriter(stdout)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	var line []byte
 	for r := range rep.Results.All() {
 		c, ok := evalcase.ToContract(*r)
 		if !ok {
 			fmt.Fprintln(stderr, report.TextLine(r))
 			continue
 		}
-		buf.Reset()
-		if err := enc.Encode(c); err != nil {
+		var err error
+		if line, err = appendContractJSON(line[:0], &c); err != nil {
 			return err
 		}
-		out.Write(report.GuardJSON(buf.Bytes()))
+		out.Write(report.GuardJSON(line))
 	}
 	return out.Flush()
+}
+
+// appendContractJSON appends c as one JSONL line, the bytes encoding/json writes for it (HTML
+// characters as they are): the contract result of every assertion goes through here, so its fields
+// are written directly (FuzzContractJSON checks the two agree).
+func appendContractJSON(b []byte, c *evalcase.ContractResult) ([]byte, error) {
+	for _, f := range []struct{ name, value string }{{`{"case_id":`, c.CaseID}, {`,"assertion":`, c.Assertion}} {
+		b = report.AppendJSONString(append(b, f.name...), f.value)
+	}
+	b = strconv.AppendBool(append(b, `,"passed":`...), c.Passed)
+	for _, f := range []struct{ name, value string }{{`,"severity":`, c.Severity}, {`,"code":`, c.Code}, {`,"message":`, c.Message}} {
+		b = report.AppendJSONString(append(b, f.name...), f.value)
+	}
+	b, err := report.AppendJSON(append(b, `,"evidence":`...), c.Evidence)
+	return append(b, "}\n"...), err
 }

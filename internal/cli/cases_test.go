@@ -126,3 +126,29 @@ func TestCasesGuardJSON(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// FuzzContractJSON: a contract result's JSONL line is the line encoding/json writes for it, with
+// evidence of every type the evalcase assertions give (lists, nested objects, numbers, null).
+func FuzzContractJSON(f *testing.F) {
+	f.Add("case.1", "placeholder_integrity", "placeholder_missing", "the placeholder %s <b>&</b> is missing", "%s", 3, 1.5, true, true)
+	f.Add("", "", "", "\x00\u2028\xff\"\\", "", -1, 1e21, false, false)
+	f.Fuzz(func(t *testing.T, id, assertion, code, message, token string, n int, x float64, passed, withEvidence bool) {
+		c := evalcase.ContractResult{CaseID: id, Assertion: assertion, Passed: passed, Severity: evalcase.SeverityHard,
+			Code: code, Message: message, Evidence: map[string]any{}}
+		if withEvidence {
+			c.Evidence = map[string]any{"expected": []any{token, n}, "faults": []any{map[string]any{"code": code, "actual": n, message: nil}},
+				"ratio": x, "missing": []any{}, "none": []any(nil), token: map[string]any{"k": true}, "ints": []int{n}}
+		}
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		werr := enc.Encode(c)
+		got, err := appendContractJSON(nil, &c)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("errors differ: %v and encoding/json's %v", err, werr)
+		}
+		if err == nil && string(got) != want.String() {
+			t.Fatalf("got\n%s\nwant\n%s", got, want.String())
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"math"
@@ -171,11 +172,26 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// AppendJSON appends v as encoding/json marshals it, compact, HTML characters as they are; the
+// types evidence holds are written directly. For the JSONL of `evalgate cases`.
+func AppendJSON(b []byte, v any) ([]byte, error) { return appendValueJSON(b, v, -1) }
+
+// AppendJSONString appends s quoted as AppendJSON quotes a string.
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s) }
+
 // appendValueJSON appends evidence value v as encoding/json writes it indented by two spaces, the
-// value's own line at depth levels: map keys sorted, HTML characters as they are. The types
-// evidence holds are written directly; any other goes through encoding/json.
+// value's own line at depth levels, or compact when depth is negative: map keys sorted, HTML
+// characters as they are. The types evidence holds are written directly; any other goes through
+// encoding/json.
 func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
+	inner, colon := depth+1, ": "
+	if depth < 0 {
+		inner, colon = depth, ":"
+	}
 	newline := func(depth int) {
+		if depth < 0 {
+			return
+		}
 		b = append(b, '\n')
 		for range depth {
 			b = append(b, "  "...)
@@ -204,9 +220,9 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			newline(depth + 1)
+			newline(inner)
 			var err error
-			if b, err = appendValueJSON(b, e, depth+1); err != nil {
+			if b, err = appendValueJSON(b, e, inner); err != nil {
 				return b, err
 			}
 		}
@@ -224,19 +240,24 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			newline(depth + 1)
-			b = append(appendJSONString(b, k), ": "...)
+			newline(inner)
+			b = append(appendJSONString(b, k), colon...)
 			var err error
-			if b, err = appendValueJSON(b, x[k], depth+1); err != nil {
+			if b, err = appendValueJSON(b, x[k], inner); err != nil {
 				return b, err
 			}
 		}
 		newline(depth)
 		return append(b, '}'), nil
 	}
-	js, err := indentedJSON(v, strings.Repeat("  ", depth))
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if depth >= 0 {
+		enc.SetIndent(strings.Repeat("  ", depth), "  ")
+	}
+	if err := enc.Encode(v); err != nil {
 		return b, err
 	}
-	return append(b, js[:len(js)-1]...), nil // without its newline
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
 }
