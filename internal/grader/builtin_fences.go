@@ -13,7 +13,7 @@ var builtinCodeFences = &Tool{Tool: tooldef.CodeFences,
 
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)
-	doc := builtinParse(src)
+	doc := builtinParseBlocks(src)
 	pm := builtinNewPosMap(in)
 	var out builtinFindings
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -14,7 +14,7 @@ var builtinHeadings = &Tool{Tool: tooldef.Headings,
 
 func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)
-	doc := builtinParse(src)
+	doc := builtinParseHeadings(src, false)
 	pm := builtinNewPosMap(in)
 	present := map[string]bool{}
 	var out builtinFindings

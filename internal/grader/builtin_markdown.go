@@ -25,8 +25,55 @@ var builtinMD = goldmark.New(goldmark.WithExtensions(extension.GFM))
 var builtinMDAttr = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
 
 // builtinParse parses src. Node positions (ast.Node.Pos, text segments) are byte offsets into src.
-func builtinParse(src []byte) ast.Node {
-	return builtinMD.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+func builtinParse(src []byte) ast.Node { return builtinParseWith(builtinMD, src) }
+
+func builtinParseWith(md goldmark.Markdown, src []byte) ast.Node {
+	return md.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+}
+
+// The parsers of builtinMD and builtinMDAttr without GFM's bare-URL autolinks (goldmark's Linkify).
+// Linkify is what costs most in parsing a page: it tries every space of every paragraph. It changes
+// no block, and no inline text that holds none of "www.", "://" and "@" (the only starts of a match).
+var (
+	builtinMDBlocks     = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+	builtinMDAttrBlocks = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+		goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+)
+
+// builtinParseBlocks parses src for its blocks alone (code fences): the inline text of what it returns
+// may lack bare-URL autolinks.
+func builtinParseBlocks(src []byte) ast.Node { return builtinParseWith(builtinMDBlocks, src) }
+
+// builtinParseHeadings parses src for its headings (their levels, texts and ids), as builtinParse
+// does (builtinMDAttr's way when attr): without Linkify, unless a heading holds what Linkify could
+// make a link of, and then again with it. Other inline text of what it returns may lack bare-URL
+// autolinks.
+func builtinParseHeadings(src []byte, attr bool) ast.Node {
+	fast, full := builtinMDBlocks, builtinMD
+	if attr {
+		fast, full = builtinMDAttrBlocks, builtinMDAttr
+	}
+	doc := builtinParseWith(fast, src)
+	linkable := false
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		h, ok := n.(*ast.Heading)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		for i := range h.Lines().Len() {
+			seg := h.Lines().At(i)
+			if v := seg.Value(src); bytes.Contains(v, []byte("www.")) || bytes.Contains(v, []byte("://")) ||
+				bytes.IndexByte(v, '@') >= 0 {
+				linkable = true
+				return ast.WalkStop, nil
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	if linkable {
+		return builtinParseWith(full, src)
+	}
+	return doc
 }
 
 // builtinNodePos returns the byte offset where n starts in the source, or -1: goldmark records it for

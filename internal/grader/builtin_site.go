@@ -14,8 +14,6 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
@@ -428,7 +426,7 @@ var builtinMDXBlock = regexp.MustCompile("(?ms)^```mdx-code-block[ \t]*\n(.*?)^`
 // parse parses a page as the site's generator does: with {#id} heading attributes where it honours them.
 func (s *builtinSite) parse(src []byte) ast.Node {
 	if s.headingIDs {
-		return builtinMDAttr.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
+		return builtinParseWith(builtinMDAttr, src)
 	}
 	return builtinParse(src)
 }
@@ -436,7 +434,7 @@ func (s *builtinSite) parse(src []byte) ast.Node {
 // anchors are the anchors of a page's Markdown (src, an MDX page's blanked) by the site's rules, and
 // whether the page (raw, as written) includes other content whose ids it cannot see.
 func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
-	doc := s.parse(src)
+	doc := builtinParseHeadings(src, s.headingIDs) // headings and HTML ids: no bare URL is an anchor
 	anchors := builtinAnchors(doc, src, !s.mkdocsSlugs)
 	if s.headingIDs || s.mkdocsSlugs {
 		builtinHeadingIDs(doc, src, anchors, s.mkdocsSlugs)
