@@ -196,20 +196,15 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	// Pages are read, validated and graded a chunk at a time, so that only
 	// one chunk's bytes are held at once (memory stays bounded).
 	for chunk := range slices.Chunk(files.pages, pageChunk) {
-		pages := r.loadPages(chunk)
-		for _, p := range pages {
-			r.rep.Results.Add(p.results...)
-			r.pageEvals = r.pageEvals || (p.page != nil && p.page.HasEvals)
-			if p.page != nil && p.page.HasEvals {
-				r.rep.Seen.PagesWithEvals++
-				r.rep.Seen.Evals += len(p.page.Evals)
-			}
-		}
 		if opts.Mode == ModeCheck {
-			r.gradePages(ctx, pages)
-		} else {
-			r.validateTargets(pages)
+			r.gradePages(ctx, chunk)
+			continue
 		}
+		pages := r.loadPages(chunk)
+		for _, ps := range pages {
+			r.addPage(ps)
+		}
+		r.validateTargets(pages)
 	}
 	r.hasEvals = r.pageEvals
 	r.checkFixtures(ctx, r.fx, r.inScope)

@@ -34,11 +34,67 @@ type evalJob struct {
 	results []diag.Result
 }
 
-// gradePages grades every eval of pages in parallel, bounded by --jobs, and
-// records each eval's verdict for the scores.
-func (r *run) gradePages(ctx context.Context, pages []*pageState) {
+// gradePages reads, validates and grades one chunk of pages as a pipeline: pages are read on
+// --jobs goroutines (an ai eval planned with its page: its prompt rendered, its verdict looked up in
+// the cache) and handed on in path order; each page's evals go to their pool as it is handed on, an
+// ai eval once its budget is claimed, so that the budget goes to the same evals whatever the timing.
+// Grading starts with the first page rather than after the chunk's last, and results are added as
+// evals finish: the report's order is total whatever the timing (README "Results, outcomes and
+// blocking"). ai evals have a pool of their own: judge requests wait on the network, not on the CPUs
+// --jobs counts.
+func (r *run) gradePages(ctx context.Context, rels []string) {
+	pages := make([]*pageState, len(rels))
+	ready := make([]chan struct{}, len(rels))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	var loading sync.WaitGroup
+	defer loading.Wait()
+	loading.Go(func() {
+		parallel(r.opts.Jobs, len(rels), func(i int) {
+			pages[i] = r.loadPage(rels[i])
+			r.planPage(pages[i])
+			close(ready[i])
+		})
+	})
+
+	var mu sync.Mutex // r.rep.Results, which the pools and this goroutine add to
+	add := func(rs ...diag.Result) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.rep.Results.Add(rs...)
+	}
+	grade := func(j *evalJob) {
+		if j.results == nil {
+			j.results = r.gradeSafely(ctx, j)
+		}
+		add(j.results...)
+		if j.ps.pending.Add(-1) == 0 {
+			j.ps.release()
+		}
+		r.progress(1, 0)
+	}
+	var pools sync.WaitGroup
+	pool := func(n int) chan<- *evalJob {
+		jobs := make(chan *evalJob)
+		for range n {
+			pools.Go(func() {
+				for j := range jobs {
+					grade(j)
+				}
+			})
+		}
+		return jobs
+	}
+	judged, others := pool(max(r.cfg.AI.Concurrency, 1)), pool(r.opts.Jobs)
+
 	var jobs []*evalJob
-	for _, ps := range pages {
+	for i := range pages {
+		<-ready[i]
+		ps := pages[i]
+		mu.Lock()
+		r.addPage(ps)
+		mu.Unlock()
 		if ps.page == nil {
 			continue
 		}
@@ -50,57 +106,59 @@ func (r *run) gradePages(ctx context.Context, pages []*pageState) {
 			r.reached[s] = true
 		}
 		if ps.page.Skip {
-			r.rep.Results.Add(diag.Result{
+			add(diag.Result{
 				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",
 				Outcome: diag.Skip, Code: "page_skipped", Message: "the page sets eval-skip: true; its evals are not graded",
 			})
 			continue
 		}
-		for _, ev := range ps.page.Evals {
-			jobs = append(jobs, &evalJob{ps: ps, ev: ev})
-			ps.pending.Add(1)
-		}
-	}
-	r.progress(0, len(jobs))
-	// ai evals are planned, their budget claimed in report order, then asked in a pool of their own:
-	// judge requests wait on the network, not on the CPUs --jobs counts.
-	var judged, others []*evalJob
-	for _, j := range jobs {
-		if j.ev.Grader == "ai" && !j.ev.Skip {
-			judged = append(judged, j)
-		} else {
-			others = append(others, j)
-		}
-	}
-	parallel(r.opts.Jobs, len(judged), func(i int) { judged[i].plan = r.planSafely(judged[i]) })
-	for _, j := range judged {
-		r.claimRuns(j.plan, evalResult(j.ps, j.ev))
-	}
-	grade := func(js []*evalJob) func(int) {
-		return func(i int) {
-			j := js[i]
-			if j.results == nil {
-				j.results = r.gradeSafely(ctx, j)
+		r.progress(0, len(ps.jobs))
+		ps.pending.Add(int32(len(ps.jobs)))
+		for _, j := range ps.jobs {
+			jobs = append(jobs, j)
+			if j.ai() {
+				r.claimRuns(j.plan, evalResult(j.ps, j.ev))
+				judged <- j
+			} else {
+				others <- j
 			}
-			if j.ps.pending.Add(-1) == 0 {
-				j.ps.release()
-			}
-			r.progress(1, 0)
 		}
+		ps.jobs = nil
 	}
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		parallel(max(r.cfg.AI.Concurrency, 1), len(judged), grade(judged))
-	}()
-	parallel(r.opts.Jobs, len(others), grade(others))
-	wg.Wait()
+	close(judged)
+	close(others)
+	pools.Wait()
 	for _, j := range jobs {
-		r.rep.Results.Add(j.results...)
 		r.verdicts = append(r.verdicts, evalVerdict{
 			suites: j.ps.page.Suites, weight: j.ev.Weight, outcome: verdict(j.results),
 		})
+	}
+}
+
+// planPage makes the jobs of the page's evals, and plans its ai evals (README "The AI judge").
+func (r *run) planPage(ps *pageState) {
+	if ps.page == nil || ps.page.Skip {
+		return
+	}
+	for _, ev := range ps.page.Evals {
+		j := &evalJob{ps: ps, ev: ev}
+		if j.ai() {
+			j.plan = r.planSafely(j)
+		}
+		ps.jobs = append(ps.jobs, j)
+	}
+}
+
+// ai says whether the job is an ai eval the judge is to decide.
+func (j *evalJob) ai() bool { return j.ev.Grader == "ai" && !j.ev.Skip }
+
+// addPage adds what reading and validating the page found.
+func (r *run) addPage(ps *pageState) {
+	r.rep.Results.Add(ps.results...)
+	if ps.page != nil && ps.page.HasEvals {
+		r.pageEvals = true
+		r.rep.Seen.PagesWithEvals++
+		r.rep.Seen.Evals += len(ps.page.Evals)
 	}
 }
 

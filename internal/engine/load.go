@@ -33,6 +33,7 @@ type pageState struct {
 	root    *frontmatter.Node
 	page    *docmeta.Page // nil: no frontmatter or no evals key
 	results []diag.Result
+	jobs    []*evalJob // the page's evals to grade, until they are handed to their pools
 
 	pending atomic.Int32 // evals of the page not graded yet
 	tmpMu   sync.Mutex
