@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"sort"
 	"unicode/utf8"
 )
@@ -20,12 +21,31 @@ type LineIndex struct {
 // NewLineIndex indexes text. It keeps a reference to text, not a copy.
 func NewLineIndex(text []byte) *LineIndex {
 	starts := []int{0}
-	for i, c := range text {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	for i := 0; ; {
+		n := bytes.IndexByte(text[i:], '\n')
+		if n < 0 {
+			break
 		}
+		i += n + 1
+		starts = append(starts, i)
 	}
 	return &LineIndex{text: text, starts: starts}
+}
+
+// lineOf is the 1-based line that holds off. Parsers ask in order, so it looks on from the last line
+// Pos counted on, a few lines at most, before it searches every line.
+func (x *LineIndex) lineOf(off int) int {
+	if l := x.lastLine; l >= 1 && l <= len(x.starts) && x.starts[l-1] <= off {
+		for end := min(l+8, len(x.starts)); ; l++ {
+			if l == len(x.starts) || x.starts[l] > off {
+				return l
+			}
+			if l == end {
+				break
+			}
+		}
+	}
+	return sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off })
 }
 
 // Lines is the number of lines, counting a last line without "\n".
@@ -46,7 +66,7 @@ func (x *LineIndex) LineStart(n int) int {
 // column counts code points; an invalid UTF-8 byte counts as one.
 func (x *LineIndex) Pos(off int) Pos {
 	off = max(0, min(off, len(x.text)))
-	line := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off })
+	line := x.lineOf(off)
 	from, col := x.starts[line-1], 1
 	// Counting on from the last offset adds up only when it starts a code
 	// point (or an invalid byte): no sequence is then split between the two.
