@@ -2,7 +2,6 @@ package frontmatter
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -71,6 +70,10 @@ type jsonParser struct {
 	// its own, at its exact size, when it ends, so that no collection grows its slice member by member.
 	entries []Entry
 	items   []*Node
+	// The slabs nodes, objects' entries and arrays' items are made in (carve).
+	nodeSlab  []Node
+	entrySlab []Entry
+	itemSlab  []*Node
 }
 
 func (p *jsonParser) pos(off int) diag.Pos {
@@ -138,21 +141,21 @@ func (p *jsonParser) value(depth int) *Node {
 		if !ok {
 			return nil
 		}
-		return &Node{Kind: String, Pos: p.pos(start), Text: s}
+		return p.node(Node{Kind: String, Pos: p.pos(start), Text: s})
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	case c == 't':
-		return p.literal("true", &Node{Kind: Bool, Bool: true, Text: "true"})
+		return p.literal("true", Node{Kind: Bool, Bool: true, Text: "true"})
 	case c == 'f':
-		return p.literal("false", &Node{Kind: Bool, Text: "false"})
+		return p.literal("false", Node{Kind: Bool, Text: "false"})
 	case c == 'n':
-		return p.literal("null", &Node{Kind: Null, Text: "null"})
+		return p.literal("null", Node{Kind: Null, Text: "null"})
 	}
 	p.unexpected("where a value should start")
 	return nil
 }
 
-func (p *jsonParser) literal(word string, n *Node) *Node {
+func (p *jsonParser) literal(word string, n Node) *Node {
 	start := p.i
 	for k := 0; k < len(word); k++ {
 		if p.i >= len(p.text) || p.text[p.i] != word[k] {
@@ -162,11 +165,30 @@ func (p *jsonParser) literal(word string, n *Node) *Node {
 		p.i++
 	}
 	n.Pos = p.pos(start)
-	return n
+	return p.node(n)
 }
 
+// node returns a new node holding n, made in p's slab of nodes (carve).
+func (p *jsonParser) node(n Node) *Node {
+	return &carve(&p.nodeSlab, []Node{n})[0]
+}
+
+// carve copies vs into *slab and returns the copy, its capacity its length. Slabs are made each twice
+// the last up to maxSlab (or as large as vs): one allocation for many nodes or members, and a small text
+// (one EvalCase line) still allocates little.
+func carve[T any](slab *[]T, vs []T) []T {
+	if cap(*slab)-len(*slab) < len(vs) {
+		*slab = make([]T, 0, max(min(max(2*cap(*slab), 8), maxSlab), len(vs)))
+	}
+	start := len(*slab)
+	*slab = append(*slab, vs...)
+	return (*slab)[start:len(*slab):len(*slab)]
+}
+
+const maxSlab = 1024
+
 func (p *jsonParser) object(depth int) *Node {
-	n := &Node{Kind: Map, Pos: p.pos(p.i)}
+	n := p.node(Node{Kind: Map, Pos: p.pos(p.i)})
 	p.i++ // {
 	p.space()
 	if p.i < len(p.text) && p.text[p.i] == '}' {
@@ -239,14 +261,14 @@ func (p *jsonParser) object(depth int) *Node {
 			if !ok {
 				return nil
 			}
-			n.Entries = slices.Clone(p.entries[base:])
+			n.Entries = carve(&p.entrySlab, p.entries[base:])
 			return n
 		}
 	}
 }
 
 func (p *jsonParser) array(depth int) *Node {
-	n := &Node{Kind: List, Pos: p.pos(p.i)}
+	n := p.node(Node{Kind: List, Pos: p.pos(p.i)})
 	p.i++ // [
 	p.space()
 	if p.i < len(p.text) && p.text[p.i] == ']' {
@@ -271,7 +293,7 @@ func (p *jsonParser) array(depth int) *Node {
 			if !ok {
 				return nil
 			}
-			n.Items = slices.Clone(p.items[base:])
+			n.Items = carve(&p.itemSlab, p.items[base:])
 			return n
 		}
 	}
@@ -339,7 +361,7 @@ func (p *jsonParser) number() *Node {
 	}
 	text := string(p.text[start:p.i])
 	f, _ := strconv.ParseFloat(text, 64) // the grammar above is ParseFloat's; out of range gives ±Inf
-	return &Node{Kind: Number, Pos: p.pos(start), Text: text, Num: f}
+	return p.node(Node{Kind: Number, Pos: p.pos(start), Text: text, Num: f})
 }
 
 // str reads the string at p.i (its opening quote) and returns its decoded value.
