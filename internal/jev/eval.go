@@ -167,7 +167,7 @@ func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
 		}
 		cr := CaseResult{ID: kase.ID, Fields: make([]FieldResult, len(kase.Fields))}
 		for j, f := range kase.Fields {
-			a, has := resp.Answers[f.Name]
+			a, has := resp.Answers.Get(f.Name)
 			var ap *Answer
 			if has {
 				ap = &a
@@ -247,7 +247,7 @@ func derive(c *Contract, kase *Case, baseline *Replay, expects []Expect) (model 
 	ok = true
 	thr := c.Defaults.NoulTrueThreshold
 	for j, f := range kase.Fields {
-		a, has := resp.Answers[f.Name]
+		a, has := resp.Answers.Get(f.Name)
 		switch {
 		case !has:
 			add([]string{"answers"}, resp.answersPos, "replay_invalid",

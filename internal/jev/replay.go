@@ -27,13 +27,32 @@ type Replay struct {
 // Response is one case's recorded response.
 type Response struct {
 	Model   string
-	Answers map[string]Answer
+	Answers Answers
 	// Bad marks a response with faults: it is not evaluated.
 	Bad bool
 
 	// Where eval's and compare's faults of the response point in the
 	// replay file: its model's value and its answers' key.
 	modelPos, answersPos diag.Pos
+}
+
+// Answers are a response's answers, sorted by field (each field once: the parser keeps a repeated key's
+// first value). A slice rather than a map: a replay holds one per case, most of a question or two.
+type Answers []FieldAnswer
+
+// FieldAnswer is the answer to one field.
+type FieldAnswer struct {
+	Field string
+	Answer
+}
+
+// Get returns the answer to field.
+func (as Answers) Get(field string) (Answer, bool) {
+	i, ok := slices.BinarySearchFunc(as, field, func(a FieldAnswer, f string) int { return strings.Compare(a.Field, f) })
+	if !ok {
+		return Answer{}, false
+	}
+	return as[i].Answer, true
 }
 
 // Answer is one field's answer, with only the verified System One fields
@@ -173,14 +192,15 @@ func (rv *replayValidator) response(id string, x *node) *Response {
 		rv.fault(&ap, a.Value.Pos, "answers must be an object keyed by field, got %s", typeName(a.Value))
 	default:
 		resp.answersPos = rv.s.at(a.KeyPos)
-		resp.Answers = make(map[string]Answer, len(a.Value.Entries))
+		resp.Answers = make(Answers, 0, len(a.Value.Entries))
 		for _, e := range a.Value.Entries {
 			np := ap.to(e.Key)
 			if ans, ok := rv.answer(e.Key, e.Value, &np); ok {
 				ans.pos = rv.s.at(e.Value.Pos)
-				resp.Answers[e.Key] = ans
+				resp.Answers = append(resp.Answers, FieldAnswer{Field: e.Key, Answer: ans})
 			}
 		}
+		slices.SortFunc(resp.Answers, func(a, b FieldAnswer) int { return strings.Compare(a.Field, b.Field) })
 	}
 	resp.Bad = len(rv.s.faults) != rv.n
 	return resp

@@ -262,3 +262,27 @@ func TestMissingCase(t *testing.T) {
 		t.Errorf("cases: %+v", rep.Cases)
 	}
 }
+
+// TestAnswersGet: a response's answers are found by field whatever order the replay wrote them in, and a
+// field it did not answer is not found.
+func TestAnswersGet(t *testing.T) {
+	text := replayJSON([3]string{"c1", `"m"`, `"z": {"type": "noul", "noul": 0.1}, ` + aScore + `, "b": {"type": "noul", "noul": 0.2}, ` + aNoul})
+	replay, faults := LoadReplay("replay.json", []byte(text))
+	if len(faults) > 0 {
+		t.Fatalf("faults: %+v", faults)
+	}
+	as := replay.Responses["c1"].Answers
+	for field, noul := range map[string]float64{"z": 0.1, "b": 0.2, "n": 0.8} {
+		if a, ok := as.Get(field); !ok || a.Noul != noul {
+			t.Errorf("Get(%q) = %+v, %v; want noul %v", field, a, ok, noul)
+		}
+	}
+	if a, ok := as.Get("s"); !ok || a.Score != 1.9 {
+		t.Errorf("Get(s) = %+v, %v", a, ok)
+	}
+	for _, field := range []string{"", "a", "c", "q", "zz"} {
+		if _, ok := as.Get(field); ok {
+			t.Errorf("Get(%q) found an answer the replay does not hold", field)
+		}
+	}
+}
