@@ -141,21 +141,23 @@ func (p *jsonParser) value(depth int) *Node {
 		if !ok {
 			return nil
 		}
-		return p.node(Node{Kind: String, Pos: p.pos(start), Text: s})
+		n := p.node(String, start)
+		n.Text = s
+		return n
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	case c == 't':
-		return p.literal("true", Node{Kind: Bool, Bool: true, Text: "true"})
+		return p.literal("true", Bool)
 	case c == 'f':
-		return p.literal("false", Node{Kind: Bool, Text: "false"})
+		return p.literal("false", Bool)
 	case c == 'n':
-		return p.literal("null", Node{Kind: Null, Text: "null"})
+		return p.literal("null", Null)
 	}
 	p.unexpected("where a value should start")
 	return nil
 }
 
-func (p *jsonParser) literal(word string, n Node) *Node {
+func (p *jsonParser) literal(word string, kind Kind) *Node {
 	start := p.i
 	for k := 0; k < len(word); k++ {
 		if p.i >= len(p.text) || p.text[p.i] != word[k] {
@@ -164,18 +166,26 @@ func (p *jsonParser) literal(word string, n Node) *Node {
 		}
 		p.i++
 	}
-	n.Pos = p.pos(start)
-	return p.node(n)
+	n := p.node(kind, start)
+	n.Text, n.Bool = word, word == "true"
+	return n
 }
 
-// node returns a new node holding n, made in p's slab of nodes (carve).
-func (p *jsonParser) node(n Node) *Node {
-	return &carve(&p.nodeSlab, []Node{n})[0]
+// node returns a new node of kind at byte offset off. Nodes are made in slabs, each twice the last up
+// to maxSlab: one allocation for many nodes, and a small text (one EvalCase line) still allocates
+// little. A slab's nodes are zero until node hands them out, and never handed out twice.
+func (p *jsonParser) node(kind Kind, off int) *Node {
+	if len(p.nodeSlab) == cap(p.nodeSlab) {
+		p.nodeSlab = make([]Node, 0, min(max(2*cap(p.nodeSlab), 8), maxSlab))
+	}
+	p.nodeSlab = p.nodeSlab[:len(p.nodeSlab)+1]
+	n := &p.nodeSlab[len(p.nodeSlab)-1]
+	n.Kind, n.Pos = kind, p.pos(off)
+	return n
 }
 
-// carve copies vs into *slab and returns the copy, its capacity its length. Slabs are made each twice
-// the last up to maxSlab (or as large as vs): one allocation for many nodes or members, and a small text
-// (one EvalCase line) still allocates little.
+// carve copies vs into *slab and returns the copy, its capacity its length: made as nodes are (node),
+// in slabs of at least len(vs).
 func carve[T any](slab *[]T, vs []T) []T {
 	if cap(*slab)-len(*slab) < len(vs) {
 		*slab = make([]T, 0, max(min(max(2*cap(*slab), 8), maxSlab), len(vs)))
@@ -188,7 +198,7 @@ func carve[T any](slab *[]T, vs []T) []T {
 const maxSlab = 1024
 
 func (p *jsonParser) object(depth int) *Node {
-	n := p.node(Node{Kind: Map, Pos: p.pos(p.i)})
+	n := p.node(Map, p.i)
 	p.i++ // {
 	p.space()
 	if p.i < len(p.text) && p.text[p.i] == '}' {
@@ -268,7 +278,7 @@ func (p *jsonParser) object(depth int) *Node {
 }
 
 func (p *jsonParser) array(depth int) *Node {
-	n := p.node(Node{Kind: List, Pos: p.pos(p.i)})
+	n := p.node(List, p.i)
 	p.i++ // [
 	p.space()
 	if p.i < len(p.text) && p.text[p.i] == ']' {
@@ -361,7 +371,9 @@ func (p *jsonParser) number() *Node {
 	}
 	text := string(p.text[start:p.i])
 	f, _ := strconv.ParseFloat(text, 64) // the grammar above is ParseFloat's; out of range gives ±Inf
-	return p.node(Node{Kind: Number, Pos: p.pos(start), Text: text, Num: f})
+	n := p.node(Number, start)
+	n.Text, n.Num = text, f
+	return n
 }
 
 // str reads the string at p.i (its opening quote) and returns its decoded value.
