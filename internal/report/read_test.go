@@ -120,7 +120,7 @@ func TestReadJSONStreams(t *testing.T) {
 // validText makes every result's text and every notice valid UTF-8, as Add and Finish leave them,
 // for test reports whose results were not added one by one.
 func (r *Report) validText() {
-	r.Results.Update(validResult)
+	r.Results.Update(func(res *diag.Result) { validResult(res) })
 	for i, n := range r.Notices {
 		r.Notices[i] = validUTF8(n)
 	}

@@ -174,23 +174,6 @@ func validUTF8(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-// validEvidence says every string of v, keys included, is valid UTF-8.
-func validEvidence(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return utf8.ValidString(x)
-	case []any:
-		return !slices.ContainsFunc(x, func(e any) bool { return !validEvidence(e) })
-	case map[string]any:
-		for k, e := range x {
-			if !utf8.ValidString(k) || !validEvidence(e) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // validValue is a copy of v with valid strings.
 func validValue(v any) any {
 	switch x := v.(type) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"iter"
 	"os"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -74,13 +75,13 @@ func (s *Results) Decide(failOn diag.Severity) {
 func (s *Results) Add(rs ...diag.Result) {
 	for _, res := range rs {
 		res.Evidence = diag.BoundEvidence(res.Evidence)
-		validResult(&res)
+		size := validResult(&res)
 		if s.decided {
 			res.Blocking = diag.Blocks(&res, s.failOn)
 			s.tally.add(&res)
 		}
 		s.buf = append(s.buf, res)
-		s.bytes += resultSize(&res)
+		s.bytes += size
 		s.n++
 		s.sorted = false
 		if len(s.buf) >= spillResults || s.bytes >= spillBytes {
@@ -282,43 +283,46 @@ func (h *cursors) Pop() any {
 	return c
 }
 
-// validResult replaces every invalid byte of res's text with U+FFFD.
-func validResult(res *diag.Result) {
+// validResult replaces every invalid byte of res's text with U+FFFD, and returns an estimate of the
+// memory res holds: its strings and evidence, and the struct itself. The evidence is walked once for
+// both.
+func validResult(res *diag.Result) (size int) {
+	size = 200
 	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
 		&res.Message, &res.Key, &res.Assertion} {
 		*s = validUTF8(*s)
+		size += len(*s)
 	}
-	if res.Evidence != nil && !validEvidence(res.Evidence) {
-		res.Evidence, _ = validValue(res.Evidence).(map[string]any)
-	}
-}
-
-// resultSize estimates the memory res holds: its strings and evidence, and the struct itself.
-func resultSize(res *diag.Result) int {
-	n := 200 + len(res.File) + len(res.Check) + len(res.CaseID) + len(res.Grader) + len(res.Code) +
-		len(res.Message) + len(res.Key) + len(res.Assertion)
 	if res.Evidence != nil {
-		n += evidenceSize(res.Evidence)
+		n, valid := scanEvidence(res.Evidence)
+		if !valid {
+			res.Evidence, _ = validValue(res.Evidence).(map[string]any)
+		}
+		size += n
 	}
-	return n
+	return size
 }
 
-func evidenceSize(v any) int {
+// scanEvidence estimates the memory v holds, and says whether every string of it, keys included, is
+// valid UTF-8.
+func scanEvidence(v any) (size int, valid bool) {
 	switch x := v.(type) {
 	case string:
-		return 16 + len(x)
+		return 16 + len(x), utf8.ValidString(x)
 	case []any:
-		n := 24
+		size, valid = 24, true
 		for _, e := range x {
-			n += evidenceSize(e)
+			n, ok := scanEvidence(e)
+			size, valid = size+n, valid && ok
 		}
-		return n
+		return size, valid
 	case map[string]any:
-		n := 48
+		size, valid = 48, true
 		for k, e := range x {
-			n += 16 + len(k) + evidenceSize(e)
+			n, ok := scanEvidence(e)
+			size, valid = size+16+len(k)+n, valid && ok && utf8.ValidString(k)
 		}
-		return n
+		return size, valid
 	}
-	return 16
+	return 16, true
 }
