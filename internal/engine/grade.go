@@ -35,7 +35,7 @@ type evalJob struct {
 }
 
 // gradePages reads, validates and grades one chunk of pages as a pipeline: pages are read on
-// --jobs goroutines (an ai eval planned with its page: its prompt rendered, its verdict looked up in
+// --jobs goroutines, a few dozen ahead at most (an ai eval planned with its page: its prompt rendered, its verdict looked up in
 // the cache) and handed on in path order; each page's evals go to their pool as it is handed on, an
 // ai eval once its budget is claimed, so that the budget goes to the same evals whatever the timing.
 // Grading starts with the first page rather than after the chunk's last, and results are added as
@@ -48,15 +48,27 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	for i := range ready {
 		ready[i] = make(chan struct{})
 	}
+	// Reading runs at most pagesAhead pages ahead of the hand-on: each page takes a place in ahead before
+	// it is given to a reader, in path order, so the page the hand-on waits for always has one.
+	ahead, next := make(chan struct{}, pagesAhead), make(chan int)
 	var loading sync.WaitGroup
 	defer loading.Wait()
 	loading.Go(func() {
-		parallel(r.opts.Jobs, len(rels), func(i int) {
-			pages[i] = r.loadPage(rels[i])
-			r.planPage(pages[i])
-			close(ready[i])
-		})
+		for i := range rels {
+			ahead <- struct{}{}
+			next <- i
+		}
+		close(next)
 	})
+	for range r.opts.Jobs {
+		loading.Go(func() {
+			for i := range next {
+				pages[i] = r.loadPage(rels[i])
+				r.planPage(pages[i])
+				close(ready[i])
+			}
+		})
+	}
 
 	var mu sync.Mutex // r.rep.Results, which the pools and this goroutine add to
 	add := func(rs ...diag.Result) {
@@ -91,6 +103,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	var jobs []*evalJob
 	for i := range pages {
 		<-ready[i]
+		<-ahead
 		ps := pages[i]
 		mu.Lock()
 		r.addPage(ps)
@@ -134,6 +147,10 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		})
 	}
 }
+
+// pagesAhead is how many pages gradePages reads ahead of those it hands on: enough to keep the graders
+// busy, few enough that the pages waiting are not the bulk of a run's memory.
+const pagesAhead = 64
 
 // planPage makes the jobs of the page's evals, and plans its ai evals (README "The AI judge").
 func (r *run) planPage(ps *pageState) {

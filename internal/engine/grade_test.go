@@ -1,0 +1,59 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+// TestGradePipeline: pages in chunks, read ahead of their grading by at most pagesAhead, their ai evals
+// and their other evals in pools of their own; every eval of every page is graded once, with its own
+// page's verdict, whatever --jobs and however many pages there are.
+func TestGradePipeline(t *testing.T) {
+	files := map[string]string{".evalgate.yaml": "version: 1\n"}
+	pages := pageChunk + 3*pagesAhead + 5 // more than one chunk, and many read-aheads
+	for p := range pages {
+		word := "absent"
+		if p%3 == 0 {
+			word = fmt.Sprintf("word%d", p)
+		}
+		files[fmt.Sprintf("docs/p%04d.md", p)] = fmt.Sprintf("---\nevals:\n"+
+			"  - {id: has, grader: \"tool:contains\", options: {text: %s}}\n"+
+			"  - {id: judged, assertion: the page says word%d}\n"+
+			"---\n# Page\n\nword%d\n", word, p, p)
+	}
+	dir := testfs.Tree(t, files)
+	for _, jobs := range []int{1, 3} {
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]diag.Outcome{}
+		for r := range rep.Results.All() {
+			key := r.File + " " + r.Check
+			if _, dup := seen[key]; dup {
+				t.Fatalf("jobs=%d: %s graded twice", jobs, key)
+			}
+			seen[key] = r.Outcome
+		}
+		for p := range pages {
+			file := fmt.Sprintf("docs/p%04d.md", p)
+			want := diag.Fail
+			if p%3 == 0 {
+				want = diag.Pass
+			}
+			if got := seen[file+" has"]; got != want {
+				t.Errorf("jobs=%d: %s has is %q, want %q", jobs, file, got, want)
+			}
+			if got := seen[file+" judged"]; got != diag.Pending {
+				t.Errorf("jobs=%d: %s judged is %q, want pending (no judge)", jobs, file, got)
+			}
+		}
+		if len(seen) != 2*pages {
+			t.Errorf("jobs=%d: %d results, want %d", jobs, len(seen), 2*pages)
+		}
+	}
+}
