@@ -199,19 +199,16 @@ func (d *decoder) record(rd *bufio.Reader) error {
 	return nil
 }
 
-func (d *decoder) uvarint() (uint64, error) {
-	v, n := binary.Uvarint(d.rec)
-	if n <= 0 {
-		return 0, errSpill
-	}
-	d.rec = d.rec[n:]
-	return v, nil
-}
+func (d *decoder) uvarint() (uint64, error) { return take(d, binary.Uvarint) }
 
-func (d *decoder) varint() (int64, error) {
-	v, n := binary.Varint(d.rec)
+func (d *decoder) varint() (int64, error) { return take(d, binary.Varint) }
+
+// take reads a number off the record with read, which returns it and the bytes it took (none: no number).
+func take[T any](d *decoder, read func([]byte) (T, int)) (T, error) {
+	v, n := read(d.rec)
 	if n <= 0 {
-		return 0, errSpill
+		var zero T
+		return zero, errSpill
 	}
 	d.rec = d.rec[n:]
 	return v, nil
