@@ -17,6 +17,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -96,7 +97,11 @@ func builtinSiteOf(in *ToolInput) (*builtinSite, error) {
 	name, _ := tooldef.OptString(in.Options, "site")
 	var ignore []*regexp.Regexp
 	for _, p := range tooldef.OptList(in.Options, "ignore") {
-		ignore = append(ignore, regexp.MustCompile(p)) // CheckOptions compiled it already
+		re, err := shape.Compile(p) // CheckOptions compiled it already: this is the same one
+		if err != nil {
+			return nil, fmt.Errorf("ignore pattern %q: %v", p, err)
+		}
+		ignore = append(ignore, re)
 	}
 	preset := builtinPresets[name]
 	if preset == nil {

@@ -3,6 +3,7 @@ package grader
 import (
 	"context"
 	"fmt"
+	"regexp"
 
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
@@ -30,6 +31,18 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	var out builtinFindings
+	if !absent {
+		if builtinHasMatch(re, in.Target) {
+			return nil, ctx.Err()
+		}
+		what := "text " + fmt.Sprintf("%q", value) + " not found"
+		if option == "pattern" {
+			what = "pattern " + fmt.Sprintf("%q", value) + " matches nothing"
+		}
+		out.add(Finding{Code: "text_missing", Key: value, Message: what,
+			Evidence: map[string]any{option: value}})
+		return out.done(), ctx.Err()
+	}
 	pm := builtinNewPosMap(in)
 	// Matches are counted up to a ceiling: a one-letter pattern over a large page would otherwise hold an
 	// index pair per letter.
@@ -38,9 +51,6 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	for _, m := range matches {
 		if m[0] == m[1] {
 			continue
-		}
-		if !absent {
-			return nil, ctx.Err()
 		}
 		if !out.room() {
 			continue
@@ -54,13 +64,22 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 			Evidence: map[string]any{option: value, "match": builtinTruncate(match, 200)},
 		})
 	}
-	if !absent {
-		what := "text " + fmt.Sprintf("%q", value) + " not found"
-		if option == "pattern" {
-			what = "pattern " + fmt.Sprintf("%q", value) + " matches nothing"
-		}
-		out.add(Finding{Code: "text_missing", Key: value, Message: what,
-			Evidence: map[string]any{option: value}})
-	}
 	return out.done(), ctx.Err()
+}
+
+// builtinHasMatch says whether re matches a non-empty run of b among its first builtinCountLimit matches
+// (an empty match is no text found), finding no more matches than it needs: one, unless the first are
+// empty. The matches are FindAllIndex's, so anchors and word boundaries see the whole of b.
+func builtinHasMatch(re *regexp.Regexp, b []byte) bool {
+	for n := 1; ; n = min(16*n, builtinCountLimit) {
+		matches := re.FindAllIndex(b, n)
+		for _, m := range matches {
+			if m[1] > m[0] {
+				return true
+			}
+		}
+		if len(matches) < n || n == builtinCountLimit {
+			return false
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package grader
 
 import (
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -192,5 +194,36 @@ func TestBuiltinLength(t *testing.T) {
 				t.Errorf("findings (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestBuiltinHasMatch: finding the first non-empty match agrees with reading every match up to the
+// ceiling, for patterns that match empty runs first, anchors and word boundaries, on random texts.
+func TestBuiltinHasMatch(t *testing.T) {
+	every := func(re *regexp.Regexp, b []byte) bool {
+		for _, m := range re.FindAllIndex(b, builtinCountLimit) {
+			if m[1] > m[0] {
+				return true
+			}
+		}
+		return false
+	}
+	patterns := []string{`x*`, `a*`, `\bfoo`, `foo\b`, `^$`, `^a`, `a$`, `(?m)^x`, `\B`, `b?`, `(?i)RUN`, `run`}
+	texts := []string{"", "aaa", "aax", strings.Repeat("a", 40) + "x", "afoo foo", "foox", "run", "xa\nx", "b"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 300 {
+		var b strings.Builder
+		for range rng.IntN(60) {
+			b.WriteByte("abfoxrun \n"[rng.IntN(10)])
+		}
+		texts = append(texts, b.String())
+	}
+	for _, p := range patterns {
+		re := regexp.MustCompile(p)
+		for _, text := range texts {
+			if got, want := builtinHasMatch(re, []byte(text)), every(re, []byte(text)); got != want {
+				t.Errorf("%q on %q: %v, want %v", p, text, got, want)
+			}
+		}
 	}
 }

@@ -89,7 +89,7 @@ func (k *Checker) str(n *frontmatter.Node, t *Type, what string) bool {
 		return false
 	}
 	if t.RE2 {
-		if _, err := regexp.Compile(s); err != nil {
+		if _, err := Compile(s); err != nil {
 			k.Fault(n.Pos, "invalid_value", "%s is not valid RE2: %v", what, err)
 			return false
 		}

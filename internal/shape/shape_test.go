@@ -189,3 +189,29 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("OrList = %s", got)
 	}
 }
+
+// TestCompile: an expression is compiled once and the same regexp served after; an invalid one is an
+// error every time; one too long to keep is compiled each time, and still right.
+func TestCompile(t *testing.T) {
+	a, err := Compile(`(?i)run the installer\.`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := Compile(`(?i)run the installer\.`); b != a {
+		t.Error("the same expression compiled twice")
+	}
+	if !a.MatchString("Run the Installer.") {
+		t.Error("the remembered regexp does not match")
+	}
+	for range 2 {
+		if _, err := Compile(`a(`); err == nil {
+			t.Error("an invalid expression compiled")
+		}
+	}
+	long := strings.Repeat("x", maxCompiledLen+1)
+	l1, err1 := Compile(long)
+	l2, err2 := Compile(long)
+	if err1 != nil || err2 != nil || l1 == l2 || !l2.MatchString(long) {
+		t.Errorf("a long expression: %v %v, kept %v", err1, err2, l1 == l2)
+	}
+}

@@ -280,6 +280,6 @@ func TextRegexp(opts *frontmatter.Node) (re *regexp.Regexp, option, value string
 	if optBoolValue(opts, "ignore-case") {
 		expr = "(?i)" + expr
 	}
-	re, err = regexp.Compile(expr)
+	re, err = shape.Compile(expr)
 	return re, option, value, err
 }
