@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -509,11 +510,17 @@ func toAny(ss []string) []any {
 	return out
 }
 
+// clipRunes cuts s to its first n code points (an invalid byte counts as one) and marks the cut.
 func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
+	if utf8.RuneCountInString(s) <= n {
+		return s
 	}
-	return s
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + "…"
 }
 
 // mask replaces every key's value in the result's message and evidence with *** (README "The AI

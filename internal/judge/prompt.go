@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Input is what the prompt holds of one ai eval. The eval's id is not sent.
@@ -48,6 +49,7 @@ func Render(in Input) Prompt {
 	begin := "<<<" + markerWord + " " + nonce + ">>>"
 	end := "<<<END " + markerWord + " " + nonce + ">>>"
 	var b strings.Builder
+	b.Grow(len(in.Assertion) + len(in.Evidence) + len(in.Path) + len(in.Target) + len(begin) + len(end) + 64)
 	b.WriteString("Assertion: ")
 	b.WriteString(oneLine(in.Assertion))
 	b.WriteString("\n")
@@ -76,6 +78,9 @@ func Render(in Input) Prompt {
 // neutralise breaks every marker-shaped run of the target, so that no line of the document can close
 // the data block or open a new one.
 func neutralise(text string) string {
+	if !mayHoldMarker(text) {
+		return text
+	}
 	return markerLike.ReplaceAllStringFunc(text, func(m string) string {
 		return "[marker-like text: " + strings.Map(func(r rune) rune {
 			if r == '-' || r == '_' || r == '.' {
@@ -86,8 +91,33 @@ func neutralise(text string) string {
 	})
 }
 
+// mayHoldMarker says whether text holds "evalgate" in any case of ASCII letters, as every marker-like run
+// does: none of the letters of the marker word has a case that is not ASCII (unlike k and s), so a run
+// markerLike matches always does. Scanning for it is far cheaper than the case-insensitive regexp.
+func mayHoldMarker(text string) bool {
+	const word = "evalgate"
+	for i := 0; i+len(word) <= len(text); i++ {
+		if text[i]|0x20 == 'e' && strings.EqualFold(text[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
+}
+
 // oneLine keeps the assertion's fields on their line: a line break would let them pass for a prompt
-// line of their own.
+// line of their own. Runs of white space become one space; text with none but single spaces between
+// words is returned as it is.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	prevSpace := true // at the start, a space would be leading
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if space && (r != ' ' || prevSpace) {
+			return strings.Join(strings.Fields(s), " ")
+		}
+		prevSpace = space
+	}
+	if prevSpace && s != "" {
+		return strings.Join(strings.Fields(s), " ") // a trailing space
+	}
+	return s
 }

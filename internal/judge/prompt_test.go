@@ -73,3 +73,20 @@ func TestNoEscape(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPromptText: the shortcuts of rendering change nothing: the scan for the marker word finds every
+// text the marker regexp matches in, and oneLine is the fields joined by one space.
+func FuzzPromptText(f *testing.F) {
+	for _, s := range []string{"", "a b", " a", "a ", "a  b", "a\tb", "a\u00a0b", "a\u2028b", "EvalGate-Document",
+		"eValGaTe . _ - document", "evalgat\u0065 document", "EVALGATE\nDOCUMENT", "\u212aevalgate document", "x evalgatedocument y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if markerLike.MatchString(s) && !mayHoldMarker(s) {
+			t.Fatalf("%q holds a marker-like run the scan missed", s)
+		}
+		if got, want := oneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
