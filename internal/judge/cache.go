@@ -45,13 +45,17 @@ type Request struct {
 
 // Key is the request's SHA-256, each field with its length first so that no two requests hash alike.
 func (r Request) Key() string {
-	h := sha256.New()
-	var n [binary.MaxVarintLen64]byte
-	for _, f := range [...]string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User} {
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(f)))])
-		io.WriteString(h, f)
+	fields := [...]string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User}
+	size := 0
+	for _, f := range fields {
+		size += binary.MaxVarintLen64 + len(f)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	b := make([]byte, 0, size) // hashed at once: a hash.Hash takes no string without copying it
+	for _, f := range fields {
+		b = append(binary.AppendUvarint(b, uint64(len(f))), f...)
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // Entry is a cached run: its valid verdict and what the server said of it.

@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,5 +176,20 @@ func TestCacheSymlinkedFolders(t *testing.T) {
 	c.Put(other, v)
 	if _, ok := c.Get(other); !ok {
 		t.Error("an entry under a cache folder linked inside the repository was not read")
+	}
+}
+
+// TestKeyDerivation: a key is the SHA-256 of the template, kind, base URL, model, params, run, system and
+// user prompt, each after its length as a uvarint, so that caches written by earlier versions stay found.
+func TestKeyDerivation(t *testing.T) {
+	r := Request{Kind: "openai", BaseURL: "https://api", Model: "m", Params: "max-output-tokens=1024", Run: 3,
+		Prompt: Prompt{System: "sys\u00e9", User: strings.Repeat("user ", 300)}}
+	h := sha256.New()
+	for _, f := range []string{Template, r.Kind, r.BaseURL, r.Model, r.Params, "3", r.Prompt.System, r.Prompt.User} {
+		h.Write(binary.AppendUvarint(nil, uint64(len(f))))
+		h.Write([]byte(f))
+	}
+	if got, want := r.Key(), hex.EncodeToString(h.Sum(nil)); got != want {
+		t.Errorf("Key() = %s, want %s", got, want)
 	}
 }

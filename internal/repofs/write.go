@@ -7,7 +7,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
+
+// fileWriters buffer WriteFile's writes: a run writes a cache entry of a few hundred bytes per judge
+// call, each through the same few buffers.
+var fileWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
 // WriteFile writes a file evalgate produces (a report, later a baseline or a cache entry) through write: into
 // a new temporary file in name's directory, then renamed over name. A pull request can commit a symlink
@@ -33,7 +38,9 @@ func WriteFile(name string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	bw := bufio.NewWriterSize(fh, 64<<10)
+	bw := fileWriters.Get().(*bufio.Writer)
+	bw.Reset(fh)
+	defer func() { bw.Reset(nil); fileWriters.Put(bw) }()
 	if err := write(bw); err != nil {
 		return err
 	}
