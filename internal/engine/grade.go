@@ -34,12 +34,12 @@ type evalJob struct {
 	results []diag.Result
 }
 
-// gradePages reads, validates and grades one chunk of pages as a pipeline: pages are read on
-// --jobs goroutines, a few dozen ahead at most (an ai eval planned with its page: its prompt rendered, its verdict looked up in
-// the cache) and handed on in path order; each page's evals go to their pool as it is handed on, an
-// ai eval once its budget is claimed, so that the budget goes to the same evals whatever the timing.
-// Grading starts with the first page rather than after the chunk's last, and results are added as
-// evals finish: the report's order is total whatever the timing (README "Results, outcomes and
+// gradePages reads, validates and grades one chunk of pages as a pipeline. Pages are read on --jobs
+// goroutines, a few dozen ahead at most, each ai eval planned with its page (its prompt rendered, its
+// verdict looked up in the cache), and handed on in path order; each page's evals go to their pool as it
+// is handed on, an ai eval once its budget is claimed, so that the budget goes to the same evals whatever
+// the timing. Grading starts with the first page rather than after the chunk's last, and results are
+// added as evals finish: the report's order is total whatever the timing (README "Results, outcomes and
 // blocking"). ai evals have a pool of their own: judge requests wait on the network, not on the CPUs
 // --jobs counts.
 func (r *run) gradePages(ctx context.Context, rels []string) {
