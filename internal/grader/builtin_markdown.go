@@ -35,23 +35,23 @@ func builtinParseWith(md goldmark.Markdown, src []byte) ast.Node {
 // Linkify is what costs most in parsing a page: it tries every space of every paragraph. It changes
 // no block, and no inline text that holds none of "www.", "://" and "@" (the only starts of a match).
 var (
-	builtinMDBlocks     = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
-	builtinMDAttrBlocks = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
+	builtinMDNoLinkify     = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+	builtinMDAttrNoLinkify = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
 		goldmark.WithParserOptions(parser.WithHeadingAttribute()))
 )
 
 // builtinParseBlocks parses src for its blocks alone (code fences): the inline text of what it returns
 // may lack bare-URL autolinks.
-func builtinParseBlocks(src []byte) ast.Node { return builtinParseWith(builtinMDBlocks, src) }
+func builtinParseBlocks(src []byte) ast.Node { return builtinParseWith(builtinMDNoLinkify, src) }
 
 // builtinParseHeadings parses src for its headings (their levels, texts and ids), as builtinParse
 // does (builtinMDAttr's way when attr): without Linkify, unless a heading holds what Linkify could
 // make a link of, and then again with it. Other inline text of what it returns may lack bare-URL
 // autolinks.
 func builtinParseHeadings(src []byte, attr bool) ast.Node {
-	fast, full := builtinMDBlocks, builtinMD
+	fast, full := builtinMDNoLinkify, builtinMD
 	if attr {
-		fast, full = builtinMDAttrBlocks, builtinMDAttr
+		fast, full = builtinMDAttrNoLinkify, builtinMDAttr
 	}
 	doc := builtinParseWith(fast, src)
 	linkable := false
