@@ -149,7 +149,67 @@ func (s *Results) All() iter.Seq[*diag.Result] {
 			}
 			return
 		}
-		s.merge(yield)
+		s.mergeAhead(yield)
+	}
+}
+
+// mergeAhead is merge on a goroutine of its own, handing results on a batch at a time: decoding and
+// merging the spilled runs takes about as long as a writer takes to format what it reads, and the two
+// then overlap on two cores. A batch is used again once the next one is handed on, so a pointer stays
+// valid until the next result is yielded, as All promises.
+func (s *Results) mergeAhead(yield func(*diag.Result) bool) {
+	const batchSize = 512
+	full, free := make(chan []diag.Result, 2), make(chan []diag.Result, 4)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		defer close(full)
+		b := make([]diag.Result, 0, batchSize)
+		send := func() bool {
+			select {
+			case full <- b:
+			case <-stop:
+				return false
+			}
+			select {
+			case b = <-free:
+			default:
+				b = make([]diag.Result, 0, batchSize)
+			}
+			return true
+		}
+		more := true
+		s.merge(func(res *diag.Result) bool {
+			if b = append(b, *res); len(b) == batchSize {
+				more = send()
+			}
+			return more
+		})
+		if more && len(b) > 0 {
+			send()
+		}
+	}()
+	defer func() {
+		close(stop) // a yield that stopped early stops the merge
+		for range full {
+		}
+		<-done // s.err is the merge's to set: it is set once this returns
+	}()
+	var last []diag.Result
+	for b := range full {
+		if last != nil {
+			clear(last)
+			select {
+			case free <- last[:0]:
+			default:
+			}
+		}
+		for i := range b {
+			if !yield(&b[i]) {
+				return
+			}
+		}
+		last = b
 	}
 }
 

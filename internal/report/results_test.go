@@ -375,3 +375,44 @@ func FuzzResultJSON(f *testing.F) {
 		}
 	})
 }
+
+// TestMergeAhead: spilled results read back through the merging goroutine are those merge yields
+// itself, in the same order, across many of its batches; a reader that stops early stops the merge,
+// leaves no goroutine behind, and the next reading starts again from the first result.
+func TestMergeAhead(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	spillAll(t, 7, 1<<30)
+	var s Results
+	defer s.Close()
+	for i := range 2000 {
+		s.Add(randomResult(r, i))
+	}
+	if len(s.runs) < 100 {
+		t.Fatalf("%d runs spilled", len(s.runs))
+	}
+	var want []diag.Result
+	s.sortBuf()
+	s.merge(func(res *diag.Result) bool { want = append(want, *res); return true })
+	if got := s.Slice(); len(want) != 2000 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read ahead: %d results, differing from merge's %d", len(got), len(want))
+	}
+	goroutines := runtime.NumGoroutine()
+	for _, stopAt := range []int{0, 1, 511, 512, 513, 1500, 1999} {
+		var got []diag.Result
+		for res := range s.All() {
+			got = append(got, *res)
+			if len(got) == stopAt+1 {
+				break
+			}
+		}
+		if !reflect.DeepEqual(got, want[:stopAt+1]) {
+			t.Fatalf("stopped at %d: read back differs", stopAt)
+		}
+		if n := runtime.NumGoroutine(); n > goroutines {
+			t.Fatalf("stopped at %d: %d goroutines, %d before", stopAt, n, goroutines)
+		}
+	}
+	if got := s.Slice(); !reflect.DeepEqual(got, want) || s.Err() != nil {
+		t.Fatalf("read after early stops differs (err %v)", s.Err())
+	}
+}
