@@ -31,27 +31,66 @@ func builtinParseWith(md goldmark.Markdown, src []byte) ast.Node {
 	return md.Parser().Parse(text.NewReader(src), parser.WithContext(parser.NewContext()))
 }
 
-// The parsers of builtinMD and builtinMDAttr without GFM's bare-URL autolinks (goldmark's Linkify).
-// Linkify is what costs most in parsing a page: it tries every space of every paragraph. It changes
-// no block, and no inline text that holds none of "www.", "://" and "@" (the only starts of a match).
+// The outline parsers: builtinMD and builtinMDAttr as headings, code fences and anchors need them, for a
+// fraction of the cost. Without GFM's bare-URL autolinks (goldmark's Linkify), which try every space of
+// every paragraph: they change no block, and no inline text that holds none of "www.", "://" and "@"
+// (the only starts of a match). And with builtinOutlineInline, which leaves unread the inline text of
+// what is not a heading, unless it may hold an HTML id.
 var (
-	builtinMDNoLinkify     = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
-	builtinMDAttrNoLinkify = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList),
-		goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+	builtinOutlineExts     = goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)
+	builtinOutlineInlines  = goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(builtinOutlineInline{}, 0)))
+	builtinMDOutline       = goldmark.New(builtinOutlineExts, builtinOutlineInlines)
+	builtinMDAttrOutline   = goldmark.New(builtinOutlineExts, builtinOutlineInlines, goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+	builtinOutlineTriggers = func() []byte {
+		b := []byte{' '} // goldmark asks at each line's start with ' ' unless the line starts with punctuation
+		for c := range 256 {
+			if util.IsPunct(byte(c)) {
+				b = append(b, byte(c))
+			}
+		}
+		return b
+	}()
 )
 
-// builtinParseBlocks parses src for its blocks alone (code fences): the inline text of what it returns
-// may lack bare-URL autolinks.
-func builtinParseBlocks(src []byte) ast.Node { return builtinParseWith(builtinMDNoLinkify, src) }
+// builtinOutlineInline is an inline parser that goldmark asks first wherever inline markup could start.
+// Outside a heading, it takes the rest of the line, and the lines after it, as one plain text up to a line
+// that holds a "<" (raw HTML, which may carry an id) or a "`" (a code span, which may hide one): emphasis,
+// links and the rest of a paragraph are not parsed. What raw HTML the full parse finds, it finds the same: a tag or a code span reaching
+// past its line is read from the line it starts on, which is never skipped.
+type builtinOutlineInline struct{}
 
-// builtinParseHeadings parses src for its headings (their levels, texts and ids), as builtinParse
-// does (builtinMDAttr's way when attr): without Linkify, unless a heading holds what Linkify could
-// make a link of, and then again with it. Other inline text of what it returns may lack bare-URL
-// autolinks.
+func (builtinOutlineInline) Trigger() []byte { return builtinOutlineTriggers }
+
+func (builtinOutlineInline) Parse(parent ast.Node, block text.Reader, _ parser.Context) ast.Node {
+	if parent.Kind() == ast.KindHeading {
+		return nil
+	}
+	line, seg := block.PeekLine()
+	if bytes.ContainsAny(line, "<`") {
+		return nil
+	}
+	start, stop := seg.Start, seg.Stop
+	for line != nil && !bytes.ContainsAny(line, "<`") { // this line and those after it that hold neither
+		stop = seg.Stop
+		block.AdvanceLine()
+		line, seg = block.PeekLine()
+	}
+	run := text.NewSegment(start, stop)
+	return ast.NewTextSegment(run.TrimRightSpace(block.Source()))
+}
+
+// builtinParseBlocks parses src for its blocks (code fences); the inline text of what it returns is
+// not all parsed (builtinOutlineInline).
+func builtinParseBlocks(src []byte) ast.Node { return builtinParseWith(builtinMDOutline, src) }
+
+// builtinParseHeadings parses src for its headings (their levels, texts and ids) and anchors, as
+// builtinParse does (builtinMDAttr's way when attr), with the outline parsers unless a heading holds what
+// Linkify could make a link of, and then again in full. Other inline text of what it returns is not all
+// parsed.
 func builtinParseHeadings(src []byte, attr bool) ast.Node {
-	fast, full := builtinMDNoLinkify, builtinMD
+	fast, full := builtinMDOutline, builtinMD
 	if attr {
-		fast, full = builtinMDAttrNoLinkify, builtinMDAttr
+		fast, full = builtinMDAttrOutline, builtinMDAttr
 	}
 	doc := builtinParseWith(fast, src)
 	linkable := false

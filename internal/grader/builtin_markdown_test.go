@@ -51,6 +51,9 @@ func FuzzParseHeadings(f *testing.F) {
 		"> ## Quoted http://q.r/s?t=1\n\n- ## In a list {#li}\n  ~~~\n  fence\n  ~~~\n",
 		"<div id=\"html\">\n\n# After HTML\n\n</div>\n\n# Title\n# Title\n",
 		"# [www.a.com](#x) and <https://auto.link>\n",
+		"para *one*\nsecond <a id=\"x\">y</a> and *two*\n\n`code <a id=\"no\">` <span id=\"s\"></span>\n",
+		"a ` b\n<a id=q> `\n\n[label\n<a name=\"n\">](u)\n\n<!--\n<a id=c>\n-->\n",
+		"| a | b |\n| - | - |\n| <a id=\"cell\"></a> | `<a id=\"code\">` |\n\n- item\n  <a id=\"li\"></a>\n",
 	} {
 		f.Add([]byte(s))
 	}
