@@ -162,7 +162,8 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 			ps.results = append(ps.results, internalError(diag.SourcePage, rel, v))
 		}
 	}()
-	if err := r.inside(rel, ps.abs); err != nil {
+	lstat, err := r.inside(rel, ps.abs)
+	if err != nil {
 		code, why := repofs.Refusal(err)
 		if code == "target_outside_repo" && !errors.Is(err, repofs.ErrGitDir) {
 			why = "is a symlink that " + why
@@ -174,7 +175,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		})
 		return ps
 	}
-	src, err := repofs.ReadFileInto(ps.abs, pageReadLimit, getPageBuf())
+	src, err := readSelected(ps.abs, lstat, pageReadLimit, getPageBuf())
 	defer func(buf []byte) { putPageBuf(buf) }(src)
 	var tooLarge *repofs.TooLargeError
 	if errors.As(err, &tooLarge) {
@@ -275,25 +276,34 @@ const pageReadLimit = frontmatter.MaxSize + repofs.BodyLimit + 64
 // repofs.Within's refusal. Listed files never pass through a symlinked
 // directory (git lists a symlink as a file; the walk does not follow them), so
 // one Lstat tells unless the file is itself a symlink or came from a PATH
-// argument.
-func (r *run) inside(rel, abs string) error {
+// argument; what that Lstat found is returned too, nil when there was none.
+func (r *run) inside(rel, abs string) (os.FileInfo, error) {
 	if !r.fromArgs {
 		if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink == 0 {
-			return nil
+			return fi, nil
 		}
 	}
 	_, err := repofs.Within(r.root, r.root, rel)
-	return err
+	return nil, err
+}
+
+// readSelected reads a selected file that inside let through, lstat what inside found of it.
+func readSelected(abs string, lstat os.FileInfo, limit int64, buf []byte) ([]byte, error) {
+	if lstat != nil {
+		return repofs.ReadListedInto(abs, lstat, limit, buf)
+	}
+	return repofs.ReadFileInto(abs, limit, buf)
 }
 
 // readHead reads as much of a selected page as its frontmatter may take, if
 // the page may be read at all: the dependents scan reads every page this way.
 func (r *run) readHead(rel string) ([]byte, bool) {
 	abs := filepath.Join(r.root, filepath.FromSlash(rel))
-	if r.inside(rel, abs) != nil {
+	lstat, err := r.inside(rel, abs)
+	if err != nil {
 		return nil, false
 	}
-	src, err := repofs.ReadFile(abs, frontmatter.MaxSize+64)
+	src, err := readSelected(abs, lstat, frontmatter.MaxSize+64, nil)
 	return src, err == nil || errors.Is(err, repofs.ErrTooLarge)
 }
 

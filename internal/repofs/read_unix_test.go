@@ -120,3 +120,48 @@ func TestEntryDir(t *testing.T) {
 		t.Error("a missing folder was opened")
 	}
 }
+
+// TestReadListedInto: a file Lstat found regular reads as ReadFileInto reads it, limits included; one
+// replaced by a symlink or a FIFO after the Lstat is an error, never followed nor waited on; a FileInfo
+// that is not a regular file's is read the careful way.
+func TestReadListedInto(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "page.md")
+	if err := os.WriteFile(p, []byte("# Page\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lstat, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadListedInto(p, lstat, 100, nil); err != nil || string(b) != "# Page\n" {
+		t.Fatalf("ReadListedInto = %q, %v", b, err)
+	}
+	if _, err := ReadListedInto(p, lstat, 3, nil); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("over the limit: %v, want ErrTooLarge", err)
+	}
+	other := filepath.Join(dir, "other.md")
+	if err := os.WriteFile(other, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, p); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := ReadListedInto(p, lstat, 100, nil); err == nil || len(b) != 0 {
+		t.Errorf("a symlink swapped in was followed: %q, %v", b, err)
+	}
+	os.Remove(p)
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadListedInto(p, lstat, 100, nil); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a FIFO swapped in: %v, want ErrNotRegular", err)
+	}
+	dirInfo, _ := os.Lstat(dir)
+	if _, err := ReadListedInto(dir, dirInfo, 100, nil); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v, want ErrNotRegular", err)
+	}
+}
