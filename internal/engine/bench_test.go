@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -232,10 +231,7 @@ func runProcess(b *testing.B, dir string, wantCode int, args ...string) float64 
 	if code := cmd.ProcessState.ExitCode(); code != wantCode {
 		b.Fatalf("evalgate %s: exit %d (%v), want %d: %s", strings.Join(args, " "), code, err, wantCode, stderr.String())
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return float64(ru.Maxrss) / 1024 // Linux reports kilobytes
-	}
-	return 0
+	return peakRSS(cmd.ProcessState)
 }
 
 // BenchmarkProcessVersion is `evalgate version` as a whole process.
