@@ -226,8 +226,12 @@ func runNumbers(in *input, _ []byte) verdict {
 		re, _ = customPattern(in.placeholder.Patterns) // validated in pass 1
 	}
 	var texts [2][]numRun
+	buf := getTokens()
+	toks := *buf
+	defer func() { putTokens(buf, toks) }()
 	for i, t := range [2]struct{ text, where string }{{in.source, "source"}, {in.text, "candidate text"}} {
-		toks, over := tokenizeAtMost(t.text, syntax, re, MaxTokens)
+		var over bool
+		toks, over = tokenizeAtMost(toks[:0], t.text, syntax, re, MaxTokens)
 		if over {
 			return tooManyTokens("placeholders", t.where)
 		}

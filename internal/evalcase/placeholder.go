@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -54,8 +55,25 @@ const (
 // ICU's apostrophe quoting applies at the top level only under syntax icu
 // (under auto, "'{name}'" is a quoted Python placeholder).
 func tokenize(s, syntax string, custom *regexp.Regexp) []token {
-	toks, _ := tokenizeAtMost(s, syntax, custom, -1)
+	toks, _ := tokenizeAtMost(nil, s, syntax, custom, -1)
 	return toks
+}
+
+// tokenBufs are the slices assertions find tokens in, used again by later assertions: a run of 100,000
+// candidates would otherwise grow four of them per candidate. One that grew past maxPooledTokens (a
+// hostile text) is dropped.
+var tokenBufs = sync.Pool{New: func() any { return new([]token) }}
+
+const maxPooledTokens = 256
+
+func getTokens() *[]token { return tokenBufs.Get().(*[]token) }
+
+func putTokens(b *[]token, toks []token) {
+	if cap(toks) <= maxPooledTokens {
+		clear(toks)
+		*b = toks[:0]
+		tokenBufs.Put(b)
+	}
 }
 
 // MaxTokens is the most placeholders, and the most numbers, an assertion reads
@@ -67,8 +85,8 @@ const MaxTokens = 10_000
 const placeholderStarts = "%{}'"
 
 // tokenizeAtMost is tokenize that stops after limit tokens (no limit when
-// limit < 0); over reports that the text holds more.
-func tokenizeAtMost(s, syntax string, custom *regexp.Regexp, limit int) (toks []token, over bool) {
+// limit < 0), appending them to toks; over reports that the text holds more.
+func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit int) (_ []token, over bool) {
 	var spans [][]int
 	if custom != nil {
 		n := -1
@@ -213,11 +231,14 @@ func runPlaceholders(in *input, raw []byte) verdict {
 		panic(err) // validated in pass 1
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder
-	exp, over := tokenizeAtMost(in.source, p.Syntax, custom, MaxTokens)
+	eb, ab := getTokens(), getTokens()
+	exp, over := tokenizeAtMost(*eb, in.source, p.Syntax, custom, MaxTokens)
+	defer func() { putTokens(eb, exp) }()
 	if over {
 		return tooManyTokens("placeholders", "source")
 	}
-	act, over := tokenizeAtMost(in.text, p.Syntax, custom, MaxTokens)
+	act, over := tokenizeAtMost(*ab, in.text, p.Syntax, custom, MaxTokens)
+	defer func() { putTokens(ab, act) }()
 	if over {
 		return tooManyTokens("placeholders", "candidate text")
 	}
