@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,20 +28,16 @@ func runCache(args []string, stdout, stderr io.Writer) int {
 	}
 	fs := newFlagSet("cache prune")
 	configFlag := fs.String("config", "", "")
-	pos, err := parseArgs(fs, args[1:])
+	pos, code, ok := parseFlags(fs, cacheUsage, args[1:], stdout, stderr)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, cacheUsage)
-		return exitOK
-	case err != nil:
-		return usageErr(stderr, "cache prune: %v", err)
+	case !ok:
+		return code
 	case len(pos) > 0:
 		return usageErr(stderr, "cache prune takes no arguments, got %q", pos[0])
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	res, err := engine.PruneCache(context.Background(), engine.Options{Dir: dir, ConfigFlag: *configFlag, Env: os.Environ()})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,13 +61,9 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	fs.Var(&candidatesFlag, "candidates", "")
 	format := fs.String("format", string(report.FormatText), "")
 	configFlag := fs.String("config", "", "")
-	fixtureArgs, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, casesUsage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "cases: %v", err)
+	fixtureArgs, code, ok := parseFlags(fs, casesUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	switch *format {
 	case string(report.FormatText), string(report.FormatJSON), casesFormatJSONL:
@@ -77,8 +72,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: report what finished, exit 3
 	defer stopper.stop()
@@ -92,8 +86,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	if err := writeCases(rep, *format, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	return stopper.exit(stderr, code)
 }

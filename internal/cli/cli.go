@@ -84,6 +84,12 @@ Exit status: 0 nothing blocking, 1 something blocking, 2 usage or config error
 or nothing to evaluate, 3 internal failure.
 `
 
+const schemaUsage = `Usage: evalgate schema [evals|config]
+
+Prints the JSON Schema of the frontmatter vocabulary (evals, the default) or
+of the config (.evalgate.yaml), for an editor's YAML language server.
+`
+
 // Main runs evalgate with args (without the program name) and returns the
 // exit status. It never panics: an internal failure is one line and exit 3.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
@@ -98,27 +104,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		return exitUsage
 	}
 	cmd, rest := args[0], args[1:]
+	if run, ok := commands[cmd]; ok {
+		return run(rest, stdout, stderr)
+	}
 	switch cmd {
-	case "check", "validate", "baseline":
-		return runCheck(cmd, rest, stdout, stderr)
-	case "cases":
-		return runCases(rest, stdout, stderr)
-	case "jev":
-		return runJev(rest, stdout, stderr)
-	case "explain":
-		return runExplain(rest, stdout, stderr)
-	case "init":
-		return runInit(rest, stdout, stderr)
-	case "review":
-		return runReview(rest, stdout, stderr)
-	case "cache":
-		return runCache(rest, stdout, stderr)
-	case "merge":
-		return runMerge(rest, stdout, stderr)
-	case "list":
-		return runList(rest, stdout, stderr)
-	case "schema":
-		return runSchema(rest, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintf(stdout, "evalgate %s\n", versionLine())
 		return exitOK
@@ -129,9 +118,23 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	return usageErr(stderr, "unknown command %q (see evalgate help)", cmd)
 }
 
-func usageErr(stderr io.Writer, format string, args ...any) int {
-	fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(fmt.Sprintf(format, args...)))
-	return exitUsage
+// A command runs one subcommand with its arguments and returns the exit status.
+type command func(args []string, stdout, stderr io.Writer) int
+
+// commands are the subcommands by name (README "Commands").
+var commands = map[string]command{
+	"check":    func(args []string, stdout, stderr io.Writer) int { return runCheck("check", args, stdout, stderr) },
+	"validate": func(args []string, stdout, stderr io.Writer) int { return runCheck("validate", args, stdout, stderr) },
+	"baseline": func(args []string, stdout, stderr io.Writer) int { return runCheck("baseline", args, stdout, stderr) },
+	"cases":    runCases,
+	"jev":      runJev,
+	"explain":  runExplain,
+	"init":     runInit,
+	"review":   runReview,
+	"cache":    runCache,
+	"merge":    runMerge,
+	"list":     runList,
+	"schema":   runSchema,
 }
 
 // parseArgs parses flags that may come before or after positional
@@ -152,6 +155,21 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// parseFlags parses a subcommand's flags with parseArgs. When ok is false the command is done and
+// returns code: -h or --help wrote help to stdout (exit 0), or a bad flag was a usage error naming
+// the flag set (exit 2).
+func parseFlags(fs *flag.FlagSet, help string, args []string, stdout, stderr io.Writer) (pos []string, code int, ok bool) {
+	pos, err := parseArgs(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, help)
+		return nil, exitOK, false
+	case err != nil:
+		return nil, usageErr(stderr, "%s: %v", fs.Name(), err), false
+	}
+	return pos, 0, true
 }
 
 func newFlagSet(name string) *flag.FlagSet {
@@ -202,13 +220,9 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		noCache    = fs.Bool("no-cache", false, "")
 		shardFlag  = fs.String("shard", "", "")
 	)
-	paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "%s: %v", name, err)
+	paths, code, ok := parseFlags(fs, usage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if code, ok := emptyBase(fs, stderr); ok {
 		return code
@@ -246,8 +260,7 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: kill the graders, report what finished, exit 3
 	defer stopper.stop()
@@ -433,13 +446,16 @@ func versionLine() string {
 	return fmt.Sprintf("%s (commit %s, %s %s/%s)", versionString(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }
 
+// runSchema is `evalgate schema [evals|config]` (README "Commands").
 func runSchema(args []string, stdout, stderr io.Writer) int {
+	pos, code, ok := parseFlags(newFlagSet("schema"), schemaUsage, args, stdout, stderr)
 	which := "evals"
-	switch len(args) {
-	case 0:
-	case 1:
-		which = args[0]
-	default:
+	switch {
+	case !ok:
+		return code
+	case len(pos) == 1:
+		which = pos[0]
+	case len(pos) > 1:
 		return usageErr(stderr, "schema takes one argument: evals or config")
 	}
 	var b []byte

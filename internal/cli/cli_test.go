@@ -56,3 +56,26 @@ func TestMainUsageErrorsAreOneLine(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryCommandsFlags runs every subcommand of the table with -h and with a flag it does not
+// define: help on stdout and exit 0, or one usage line naming the command and exit 2.
+func TestEveryCommandsFlags(t *testing.T) {
+	words := map[string][]string{"jev": {"jev", "eval"}, "cache": {"cache", "prune"}}
+	for name := range commands {
+		cmd := words[name]
+		if cmd == nil {
+			cmd = []string{name}
+		}
+		var stdout, stderr bytes.Buffer
+		if code := Main(append(slices.Clone(cmd), "-h"), nil, &stdout, &stderr); code != exitOK || stdout.Len() == 0 || stderr.Len() != 0 {
+			t.Errorf("%s -h: exit %d, stdout %d bytes, stderr %q", name, code, stdout.Len(), stderr.String())
+		}
+		stdout.Reset()
+		stderr.Reset()
+		code := Main(append(slices.Clone(cmd), "--no-such-flag"), nil, &stdout, &stderr)
+		want := "evalgate: " + strings.Join(cmd, " ") + ": flag provided but not defined: -no-such-flag\n"
+		if code != exitUsage || stdout.Len() != 0 || stderr.String() != want {
+			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q, want exit 2 and %q", name, code, stdout.String(), stderr.String(), want)
+		}
+	}
+}

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -25,18 +23,13 @@ Exit status: 0, or 2 for an unknown code or a usage error.
 // runExplain is `evalgate explain [CODE...]`.
 func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain")
-	codes, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, explainUsage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "explain: %v", err)
+	codes, code, ok := parseFlags(fs, explainUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if len(codes) == 0 {
 		if err := report.WriteCodeList(stdout, tooldef.Codes); err != nil {
-			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return exitInternal
+			return internalErr(stderr, err)
 		}
 		return exitOK
 	}
@@ -61,8 +54,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout)
 		}
 		if err := write(stdout); err != nil {
-			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return exitInternal
+			return internalErr(stderr, err)
 		}
 	}
 	return exitOK

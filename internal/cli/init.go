@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,14 +27,10 @@ overwrites a config (exit 2).
 func runInit(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("init")
 	site := fs.String("site", "", "")
-	rest, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, initUsage)
-		return exitOK
-	}
+	rest, code, ok := parseFlags(fs, initUsage, args, stdout, stderr)
 	switch {
-	case err != nil:
-		return usageErr(stderr, "init: %v", err)
+	case !ok:
+		return code
 	case len(rest) > 0:
 		return usageErr(stderr, "init takes no arguments, got %q", rest[0])
 	case *site != "" && !slices.Contains(siteinit.Sites, *site):
@@ -44,8 +38,7 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	root, _ := engine.FindRoot(dir)
 	for _, name := range config.Names {

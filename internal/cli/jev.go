@@ -63,13 +63,9 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 		allow     = fs.Bool("allow-unpinned", false, "")
 		format    = fs.String("format", string(report.FormatText), "")
 	)
-	pos, err := parseArgs(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, jevUsage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "jev %s: %v", sub, err)
+	pos, code, ok := parseFlags(fs, jevUsage, args[1:], stdout, stderr)
+	if !ok {
+		return code
 	}
 	var empty []string
 	fs.Visit(func(f *flag.Flag) {
@@ -93,8 +89,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: exit 3
 	defer stopper.stop()
@@ -118,8 +113,7 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 		write = report.WriteJSON
 	}
 	if err := write(stdout, rep); err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	return stopper.exit(stderr, code)
 }
@@ -134,8 +128,7 @@ func jevInvalid(rep *report.Report, format string, stdout, stderr io.Writer) int
 	}
 	if format == string(report.FormatJSON) {
 		if err := report.WriteJSON(stdout, rep); err != nil {
-			fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-			return exitInternal
+			return internalErr(stderr, err)
 		}
 	}
 	return exitUsage

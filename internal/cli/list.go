@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -40,13 +39,9 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		base       = fs.String("base", "", "")
 		format     = fs.String("format", string(report.FormatText), "")
 	)
-	paths, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, listUsage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "list: %v", err)
+	paths, code, ok := parseFlags(fs, listUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	if code, ok := emptyBase(fs, stderr); ok {
 		return code
@@ -61,8 +56,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	listing, cfgResults, err := engine.List(context.Background(), engine.Options{
 		Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
@@ -84,8 +78,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if err := write(stdout, listing); err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	return exitOK
 }

@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -32,13 +30,9 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		category  = fs.String("category", "", "")
 		failOn    = fs.String("fail-on", "error", "")
 	)
-	files, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, mergeUsage)
-		return exitOK
-	}
-	if err != nil {
-		return usageErr(stderr, "merge: %v", err)
+	files, code, ok := parseFlags(fs, mergeUsage, args, stdout, stderr)
+	if !ok {
+		return code
 	}
 	f, level, err := reportFlags(*format, *failOn)
 	if err != nil {
@@ -46,8 +40,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	rep, err := engine.Merge(engine.MergeOptions{Dir: dir, Files: files, FailOn: level, Category: *category})
 	code, done := runStatus(rep, err, stderr)

@@ -2,8 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,14 +27,10 @@ func runReview(args []string, stdout, stderr io.Writer) int {
 	note := fs.String("note", "", "")
 	by := fs.String("by", "", "")
 	configFlag := fs.String("config", "", "")
-	pos, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, reviewUsage)
-		return exitOK
-	}
+	pos, code, ok := parseFlags(fs, reviewUsage, args, stdout, stderr)
 	switch {
-	case err != nil:
-		return usageErr(stderr, "review: %v", err)
+	case !ok:
+		return code
 	case len(pos) != 2:
 		return usageErr(stderr, "review takes PAGE and EVAL_ID, got %d arguments", len(pos))
 	case *pass == *fail:
@@ -44,8 +38,7 @@ func runReview(args []string, stdout, stderr io.Writer) int {
 	}
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
-		return exitInternal
+		return internalErr(stderr, err)
 	}
 	file, err := engine.Review(context.Background(), engine.ReviewOptions{Dir: dir, ConfigFlag: *configFlag,
 		Page: pos[0], EvalID: pos[1], Pass: *pass, Note: *note, By: *by, Now: time.Now()})
