@@ -207,8 +207,8 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	if !marked && len(byPath) == 0 {
 		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
-	src = bytes.Clone(src) // the buffer goes back to pageBufs: the page keeps a copy
-	doc = frontmatter.Split(src)
+	// The frontmatter is parsed from the read buffer, which goes back to pageBufs when this returns:
+	// the tree holds strings, never the buffer's bytes, and a page kept for its graders is copied.
 	var root *frontmatter.Node
 	if doc.Format != frontmatter.FormatNone {
 		var problems []diag.Problem
@@ -240,7 +240,8 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	ps.root, ps.page = root, page
 	if r.opts.Mode == ModeCheck && !page.Skip && len(page.Evals) > 0 {
 		// Only graders read the page again; validate keeps nothing.
-		ps.src, ps.doc = src, doc
+		ps.src = bytes.Clone(src)
+		ps.doc = frontmatter.Split(ps.src)
 	}
 	for _, res := range page.Results {
 		res.Source, res.File = diag.SourcePage, rel
