@@ -58,7 +58,9 @@ func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 	}
 	slices.Sort(sel.pages)
 	sel.pages = slices.Compact(sel.pages)
-	sel.checked = slices.Clone(sel.pages)
+	// The scope's files start as the pages, sharing their array: the fixtures appended later copy it.
+	sel.checked = slices.Clip(sel.pages)
+	r.files = nil // the list of every candidate file served the selection only; a large tree's is megabytes
 	return sel, nil
 }
 
