@@ -394,6 +394,7 @@ func (r *run) gradeAI(ctx context.Context, base diag.Result, ps *pageState, ev *
 	answered := make([]string, len(p.runs))
 	tokens := make([]int, len(p.runs))
 	var wg sync.WaitGroup
+	last := -1 // the last run to ask is asked on this goroutine: most plans ask one
 	for i := range p.runs {
 		pr := &p.runs[i]
 		switch {
@@ -402,12 +403,14 @@ func (r *run) gradeAI(ctx context.Context, base diag.Result, ps *pageState, ev *
 			v := pr.entry.Verdict
 			runs[i], answered[i], tokens[i] = judge.Run{Verdict: &v}, pr.entry.Model, pr.entry.Tokens
 		case pr.ask:
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				runs[i], answered[i], tokens[i] = r.askRun(ctx, p, i)
-			}()
+			if k := last; k >= 0 {
+				wg.Go(func() { runs[k], answered[k], tokens[k] = r.askRun(ctx, p, k) })
+			}
+			last = i
 		}
+	}
+	if last >= 0 {
+		runs[last], answered[last], tokens[last] = r.askRun(ctx, p, last)
 	}
 	wg.Wait()
 	if ctx.Err() != nil {
