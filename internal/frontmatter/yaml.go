@@ -63,6 +63,14 @@ func ParseYAML(text []byte, firstLine int) (*Node, []diag.Problem) {
 	if p := checkUTF8(text, firstLine); p != nil {
 		return nil, []diag.Problem{*p}
 	}
+	if root, ok := fastYAML(text, firstLine); ok {
+		return root, nil
+	}
+	return parseYAMLv3(text, firstLine)
+}
+
+// parseYAMLv3 is ParseYAML through yaml.v3, for a text the fast path does not take.
+func parseYAMLv3(text []byte, firstLine int) (*Node, []diag.Problem) {
 	lines := newYAMLLines(text, firstLine)
 	c := &yamlConv{lines: lines, aliasLeft: maxAliasNodes}
 	doc, second, err := decodeYAML(text)
