@@ -323,7 +323,7 @@ func (p *fastParser) inlineLine(ln *fastLine, off, depth int) (*Node, bool) {
 }
 
 // quoted reads a one-line quoted scalar at b[off] (its quote): a double-quoted one without escapes,
-// or a single-quoted one whose ” stand for '. end is past the closing quote.
+// or a single-quoted one in which a doubled quote stands for one. end is past the closing quote.
 func quoted(b []byte, off int) (s string, end int, ok bool) {
 	q := b[off]
 	if q == '"' {
