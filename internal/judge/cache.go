@@ -141,8 +141,8 @@ func (c *Cache) Get(key string) (Entry, bool) {
 		return Entry{}, false
 	}
 	*buf = b
-	var e Entry
-	if json.Unmarshal(b, &e) != nil || e.Template != Template {
+	e, ok := decodeEntry(b)
+	if !ok && json.Unmarshal(b, &e) != nil || e.Template != Template {
 		return Entry{}, false
 	}
 	switch e.Verdict.Verdict {
