@@ -23,23 +23,28 @@ func checkEntry(t *testing.T, b []byte) bool {
 	return true
 }
 
+// entrySeeds are entries decodeEntry reads (the first five), and texts it leaves to encoding/json.
 var entrySeeds = []string{
 	`{"template": "t", "verdict": {"quotes": [], "reasoning": "", "verdict": "pass"}, "model": "m", "tokens": 0}`,
 	`{"template":"t","verdict":{"quotes":["a \"b\"","\u00e9\ud83c\udf89\n\t\/\\"],"reasoning":"r<>&","verdict":"fail"},"model":"m","tokens":12}`,
-	`{"verdict":{"reasoning":"a"},"verdict":{"verdict":"pass"}}`,
-	`{"t\u0065mplate": "x", "tokens": 7, "tokens": 8}`,
 	`{}`,
+	`{"t\u0065mplate": "x", "tokens": 7, "tokens": 8}`,
+	`{"verdict":{"reasoning":"a"},"verdict":{"verdict":"pass"}}`,
+	`{"model": "\ud800"}`,
 	`{"Template": "x"}`,
 	`{"tokens": -1}`,
 	`{"tokens": 01}`,
 	`{"tokens": 1.5}`,
+	`{"tokens": 1e2}`,
 	`{"model": null}`,
-	`{"model": "\ud800"}`,
 	`{"model": "\xff"}`,
 	"{\"model\": \"a\x01\"}",
 	`{"model": "a"} x`,
 	`{"verdict": {"quotes": ["a",]}}`,
+	`{"verdict": {"quotes": [1]}}`,
 	`{"model": "a",}`,
+	`[]`,
+	"{\"model\": \"\xff\"}",
 }
 
 func TestDecodeEntry(t *testing.T) {
@@ -63,4 +68,28 @@ func FuzzDecodeEntry(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { checkEntry(t, b) })
+}
+
+// BenchmarkDecodeEntry reads a typical entry; kind=json is encoding/json on the same bytes.
+func BenchmarkDecodeEntry(b *testing.B) {
+	e := Entry{Template: Template, Model: "gpt-4.1-mini-2025-04-14", Tokens: 1234, Verdict: Verdict{
+		Quotes:    []string{"Run the installer, then restart the shell.", "Supported versions are 1.24 and later."},
+		Reasoning: "The page says how to install (\"Run the installer\") and names the versions it supports; both quotes are in the page.",
+		Verdict:   Pass}}
+	data, _ := json.MarshalIndent(e, "", "  ")
+	b.Run("kind=evalgate", func(b *testing.B) {
+		for b.Loop() {
+			if _, ok := decodeEntry(data); !ok {
+				b.Fatal("not read")
+			}
+		}
+	})
+	b.Run("kind=json", func(b *testing.B) {
+		for b.Loop() {
+			var e Entry
+			if err := json.Unmarshal(data, &e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
