@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -156,13 +157,14 @@ type candidateSlot struct {
 	job     *assertJob
 }
 
-// candidateBatch is a run of candidate lines' slots, and the texts of their cases, end to end.
+// candidateBatch is a run of candidate lines' slots, and the texts of their cases, end to end. A batch
+// is used again, its slots' result slices with it: at most aheadLines slots, so they never move.
 type candidateBatch struct {
-	slots []*candidateSlot
+	slots []candidateSlot
 	text  []byte
 }
 
-var candidateBatches = sync.Pool{New: func() any { return &candidateBatch{} }}
+var candidateBatches = sync.Pool{New: func() any { return &candidateBatch{slots: make([]candidateSlot, 0, aheadLines)} }}
 
 // eachCandidate checks every line of the candidates file f (README "Results, scope and memory").
 func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inScope bool) error {
@@ -174,9 +176,9 @@ func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inS
 	inOrder(func(send func(*candidateBatch)) {
 		b := candidateBatches.Get().(*candidateBatch)
 		lr, err = c.readLines(ctx, f, func(ln rawLine) {
-			cur = &candidateSlot{}
+			b.slots = b.slots[:len(b.slots)+1]
+			cur = &b.slots[len(b.slots)-1]
 			cur.job = c.candidateLine(rel, ln, inScope, &b.text)
-			b.slots = append(b.slots, cur)
 			if len(b.slots) == aheadLines {
 				send(b)
 				b = candidateBatches.Get().(*candidateBatch)
@@ -186,20 +188,22 @@ func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inS
 			send(b)
 		}
 	}, func(b *candidateBatch) {
-		for _, s := range b.slots {
-			if s.job != nil {
-				s.results = make([]diag.Result, 0, bits.OnesCount8(s.job.ref.asserts))
+		for i := range b.slots {
+			if s := &b.slots[i]; s.job != nil {
+				s.results = slices.Grow(s.results, bits.OnesCount8(s.job.ref.asserts))
 				c.assert(s.job, func(r diag.Result) { s.results = append(s.results, r) })
 				s.job = nil
 			}
 		}
 	}, func(b *candidateBatch) {
-		for _, s := range b.slots {
+		for i := range b.slots {
+			s := &b.slots[i]
 			for _, r := range s.results {
 				emit(r)
 			}
+			clear(s.results) // what the results point to is the report's now
+			s.results = s.results[:0]
 		}
-		clear(b.slots)
 		b.slots, b.text = b.slots[:0], b.text[:0]
 		candidateBatches.Put(b)
 	})
