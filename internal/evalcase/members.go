@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // Pass 2 re-reads a case that pass 1 has validated. Rather than decode the
@@ -98,6 +100,10 @@ func valueEnd(text []byte, i int) int {
 func jsonString(val []byte, s *string) error {
 	if len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
 		*s = string(val[1 : len(val)-1])
+		return nil
+	}
+	if v, ok := jsonstr.Unquote(val); ok { // as json.Unmarshal decodes it, several times faster
+		*s = v
 		return nil
 	}
 	return json.Unmarshal(val, s)

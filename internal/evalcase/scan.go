@@ -2,8 +2,9 @@ package evalcase
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
+
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // scanCandidate is scanCase for a candidate line: it reads {case_id, text, raw_response} as
@@ -293,7 +294,9 @@ func (s *scanner) plainString(to *string) bool {
 		*to = string(tok[1 : len(tok)-1])
 		return true
 	}
-	return json.Unmarshal(tok, to) == nil
+	v, ok := jsonstr.Unquote(tok) // as json.Unmarshal decodes it, several times faster
+	*to = v
+	return ok
 }
 
 // number reads a JSON number as encoding/json reads it into a float64.

@@ -2,15 +2,14 @@ package judge
 
 import (
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // decodeEntry reads a cache entry as Put writes it: an object of template, verdict (quotes, reasoning,
-// verdict), model and tokens, each key exactly so, strings valid UTF-8 with JSON's escapes, tokens an
-// integer. A run reads its entries by the thousand, and encoding/json takes several times as long
-// over them. ok is false for anything else, which json.Unmarshal then reads: an entry it finds
-// equal, FuzzDecodeEntry holds.
+// verdict), model and tokens, each key exactly so, tokens an integer. A run reads its entries by the
+// thousand, and encoding/json takes several times as long over them. ok is false for anything else,
+// which json.Unmarshal then reads: an entry it finds equal, FuzzDecodeEntry holds.
 func decodeEntry(b []byte) (e Entry, ok bool) {
 	d := entryDecoder{b: b}
 	ok = d.object(func(key string) bool {
@@ -123,92 +122,14 @@ func (d *entryDecoder) int(out *int) bool {
 	return err == nil
 }
 
-// str reads a string: valid UTF-8, no control characters, JSON's escapes (a \u escape of half a
-// surrogate pair standing alone is left to encoding/json, which has its own way with it).
+// str reads a string as encoding/json reads one.
 func (d *entryDecoder) str(out *string) bool {
-	if !d.next('"') {
+	d.space()
+	end := jsonstr.End(d.b, d.i)
+	if end < 0 {
 		return false
 	}
-	start := d.i
-	for d.i < len(d.b) && d.b[d.i] != '"' && d.b[d.i] != '\\' && d.b[d.i] >= 0x20 {
-		d.i++
-	}
-	if d.i < len(d.b) && d.b[d.i] == '"' {
-		if !utf8.Valid(d.b[start:d.i]) {
-			return false
-		}
-		*out = string(d.b[start:d.i])
-		d.i++
-		return true
-	}
-	var s []byte
-	s = append(s, d.b[start:d.i]...)
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			if !utf8.Valid(s) {
-				return false
-			}
-			*out = string(s)
-			return true
-		case c < 0x20:
-			return false
-		case c != '\\':
-			s = append(s, c)
-			d.i++
-			continue
-		}
-		if d.i+1 >= len(d.b) {
-			return false
-		}
-		esc := d.b[d.i+1]
-		d.i += 2
-		switch esc {
-		case '"', '\\', '/':
-			s = append(s, esc)
-		case 'b':
-			s = append(s, '\b')
-		case 'f':
-			s = append(s, '\f')
-		case 'n':
-			s = append(s, '\n')
-		case 'r':
-			s = append(s, '\r')
-		case 't':
-			s = append(s, '\t')
-		case 'u':
-			r, ok := d.hex4()
-			if !ok {
-				return false
-			}
-			if utf16.IsSurrogate(r) {
-				if d.i+1 >= len(d.b) || d.b[d.i] != '\\' || d.b[d.i+1] != 'u' {
-					return false
-				}
-				d.i += 2
-				r2, ok := d.hex4()
-				if !ok {
-					return false
-				}
-				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
-					return false
-				}
-			}
-			s = utf8.AppendRune(s, r)
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-func (d *entryDecoder) hex4() (rune, bool) {
-	if d.i+4 > len(d.b) {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(string(d.b[d.i:d.i+4]), 16, 16)
-	d.i += 4
-	return rune(n), err == nil
+	s, ok := jsonstr.Unquote(d.b[d.i:end])
+	*out, d.i = s, end
+	return ok
 }

@@ -23,7 +23,7 @@ func checkEntry(t *testing.T, b []byte) bool {
 	return true
 }
 
-// entrySeeds are entries decodeEntry reads (the first five), and texts it leaves to encoding/json.
+// entrySeeds are entries decodeEntry reads (the first seven), and texts it leaves to encoding/json.
 var entrySeeds = []string{
 	`{"template": "t", "verdict": {"quotes": [], "reasoning": "", "verdict": "pass"}, "model": "m", "tokens": 0}`,
 	`{"template":"t","verdict":{"quotes":["a \"b\"","\u00e9\ud83c\udf89\n\t\/\\"],"reasoning":"r<>&","verdict":"fail"},"model":"m","tokens":12}`,
@@ -31,6 +31,7 @@ var entrySeeds = []string{
 	`{"t\u0065mplate": "x", "tokens": 7, "tokens": 8}`,
 	`{"verdict":{"reasoning":"a"},"verdict":{"verdict":"pass"}}`,
 	`{"model": "\ud800"}`,
+	"{\"model\": \"\xff\"}",
 	`{"Template": "x"}`,
 	`{"tokens": -1}`,
 	`{"tokens": 01}`,
@@ -44,7 +45,6 @@ var entrySeeds = []string{
 	`{"verdict": {"quotes": [1]}}`,
 	`{"model": "a",}`,
 	`[]`,
-	"{\"model\": \"\xff\"}",
 }
 
 func TestDecodeEntry(t *testing.T) {
@@ -56,8 +56,8 @@ func TestDecodeEntry(t *testing.T) {
 		t.Fatalf("decodeEntry does not read what Put writes:\n%s", b)
 	}
 	for i, s := range entrySeeds {
-		if got := checkEntry(t, []byte(s)); got != (i < 5) {
-			t.Errorf("decodeEntry(%s): read %v, want %v", s, got, i < 5)
+		if got := checkEntry(t, []byte(s)); got != (i < 7) {
+			t.Errorf("decodeEntry(%s): read %v, want %v", s, got, i < 7)
 		}
 	}
 }
