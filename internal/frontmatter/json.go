@@ -3,10 +3,10 @@ package frontmatter
 import (
 	"fmt"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // ParseJSON parses one JSON text (RFC 8259) into a Node tree in one pass, with the file position of every
@@ -408,84 +408,61 @@ func (p *jsonParser) str() (string, bool) {
 	return "", false
 }
 
-// strEscaped goes on with a string from its first backslash, decoding escapes; start is the offset after
-// the opening quote.
+// strEscaped goes on with a string from its first backslash; start is the offset after the opening
+// quote. jsonstr decodes a well-formed string (a surrogate pair is one character, a lone surrogate
+// U+FFFD); one that is not is read again by stringFault, which stops at its fault.
 func (p *jsonParser) strEscaped(start int) (string, bool) {
-	buf := make([]byte, 0, p.i-start+16)
-	buf = append(buf, p.text[start:p.i]...)
+	if end := jsonstr.End(p.text, start-1); end >= 0 && utf8.Valid(p.text[start:end]) {
+		if s, ok := jsonstr.Unquote(p.text[start-1 : end]); ok {
+			p.i = end
+			return s, true
+		}
+	}
+	p.stringFault()
+	return "", false
+}
+
+// stringFault reports the first fault of the string whose first backslash is at p.i.
+func (p *jsonParser) stringFault() {
 	for p.i < len(p.text) {
-		c := p.text[p.i]
-		switch {
-		case c == '"':
-			p.i++
-			return string(buf), true
+		switch c := p.text[p.i]; {
 		case c == '\\':
 			if p.i+1 >= len(p.text) {
 				p.i++
 				p.unexpected("in an escape")
-				return "", false
+				return
 			}
 			esc := p.text[p.i+1]
 			p.i += 2
 			switch esc {
-			case '"', '\\', '/':
-				buf = append(buf, esc)
-			case 'b':
-				buf = append(buf, '\b')
-			case 'f':
-				buf = append(buf, '\f')
-			case 'n':
-				buf = append(buf, '\n')
-			case 'r':
-				buf = append(buf, '\r')
-			case 't':
-				buf = append(buf, '\t')
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			case 'u':
-				r, ok := p.hex4()
-				if !ok {
-					return "", false
+				if _, ok := p.hex4(); !ok {
+					return
 				}
-				if utf16.IsSurrogate(r) {
-					// A high surrogate followed by an escaped low one is one character; anything else is U+FFFD.
-					r2 := rune(-1)
-					if p.i+1 < len(p.text) && p.text[p.i] == '\\' && p.text[p.i+1] == 'u' {
-						save := p.i
-						p.i += 2
-						if r2, ok = p.hex4(); !ok {
-							return "", false
-						}
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							buf = utf8.AppendRune(buf, dec)
-							continue
-						}
-						p.i = save // not a pair: the second escape is read on its own
-					}
-					r = utf8.RuneError
-				}
-				buf = utf8.AppendRune(buf, r)
 			default:
-				p.i -= 1
+				p.i--
 				p.unexpected("after '\\' in a string (not an escape)")
-				return "", false
+				return
 			}
+		case c == '"':
+			p.unexpected("in a string") // not reached: the string would have decoded
+			return
 		case c < 0x20:
 			p.unexpected("in a string (write it as an escape)")
-			return "", false
+			return
 		case c < utf8.RuneSelf:
-			buf = append(buf, c)
 			p.i++
 		default:
 			r, size := utf8.DecodeRune(p.text[p.i:])
 			if r == utf8.RuneError && size == 1 {
 				p.unexpected("in a string")
-				return "", false
+				return
 			}
-			buf = append(buf, p.text[p.i:p.i+size]...)
 			p.i += size
 		}
 	}
 	p.unexpected("in a string, where its closing '\"' should be")
-	return "", false
 }
 
 // hex4 reads the four hex digits of a \u escape.

@@ -213,3 +213,31 @@ func TestParseJSONFuncPaths(t *testing.T) {
 		}
 	}
 }
+
+// TestParseJSONStringFaults: a string that does not decode stops the parse at its first fault, with
+// its position and wording; one that does keeps its escapes' meaning (a lone surrogate is U+FFFD).
+func TestParseJSONStringFaults(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{`"a\qb"`, "1:4 syntax_error JSON: unexpected 'q' after '\\' in a string (not an escape)"},
+		{`"a\u12G4"`, "1:7 syntax_error JSON: unexpected 'G' in a \\u escape, where a hex digit should be"},
+		{"\"a\\n\x01\"", "1:5 syntax_error JSON: unexpected control character U+0001 in a string (write it as an escape)"},
+		{"\"\\t\xff\"", "1:4 invalid_utf8 invalid UTF-8: byte 0xff is not part of a valid encoding"},
+		{`"\u12`, "1:6 syntax_error JSON: unexpected end of the text in a \\u escape"},
+		{`"abc\`, "1:6 syntax_error JSON: unexpected end of the text in an escape"},
+		{`"a\nb`, "1:6 syntax_error JSON: unexpected end of the text in a string, where its closing '\"' should be"},
+		{`"\ud800\u12x4"`, "1:12 syntax_error JSON: unexpected 'x' in a \\u escape, where a hex digit should be"},
+	} {
+		root, probs := ParseJSON([]byte(tt.in), 1)
+		if len(probs) != 1 || root != nil {
+			t.Errorf("%q: %v, %v", tt.in, root, probs)
+			continue
+		}
+		if got := fmt.Sprintf("%v %s %s", probs[0].Pos, probs[0].Code, probs[0].Message); got != tt.want {
+			t.Errorf("%q:\n got %s\nwant %s", tt.in, got, tt.want)
+		}
+	}
+	root, probs := ParseJSON([]byte(`["x\"y", "\u00e9\ud83d\ude00\ud800\/"]`), 1)
+	if len(probs) > 0 || len(root.Items) != 2 || root.Items[0].Text != `x"y` || root.Items[1].Text != "é😀\uFFFD/" {
+		t.Errorf("escapes: %v, %v", root, probs)
+	}
+}
