@@ -80,8 +80,9 @@ func Unquote(lit []byte) (s string, ok bool) {
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
-					if r2, ok := hex4(b, i+2); ok && b[i] == '\\' && b[i+1] == 'u' {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+					if i+1 < len(b) && b[i] == '\\' && b[i+1] == 'u' {
+						r2, ok := hex4(b, i+2)
+						if dec := utf16.DecodeRune(r, r2); ok && dec != utf8.RuneError {
 							out = utf8.AppendRune(out, dec)
 							i += 6
 							continue
@@ -115,7 +116,7 @@ func Unquote(lit []byte) (s string, ok bool) {
 
 // hex4 reads the four hex digits at b[i:], as a rune.
 func hex4(b []byte, i int) (rune, bool) {
-	if i+4 > len(b) || i < 2 {
+	if i+4 > len(b) {
 		return 0, false
 	}
 	var r rune
