@@ -61,20 +61,19 @@ func (d *entryDecoder) next(c byte) bool {
 	return false
 }
 
-// object reads an object whose members member reads after their key and colon.
-func (d *entryDecoder) object(member func(key string) bool) bool {
-	if !d.next('{') {
+// list reads open, then items separated by commas, then close; item reads one item.
+func (d *entryDecoder) list(open, close byte, item func() bool) bool {
+	if !d.next(open) {
 		return false
 	}
-	if d.next('}') {
+	if d.next(close) {
 		return true
 	}
 	for {
-		var key string
-		if !d.str(&key) || !d.next(':') || !member(key) {
+		if !item() {
 			return false
 		}
-		if d.next('}') {
+		if d.next(close) {
 			return true
 		}
 		if !d.next(',') {
@@ -83,28 +82,23 @@ func (d *entryDecoder) object(member func(key string) bool) bool {
 	}
 }
 
+// object reads an object whose members member reads after their key and colon.
+func (d *entryDecoder) object(member func(key string) bool) bool {
+	return d.list('{', '}', func() bool {
+		var key string
+		return d.str(&key) && d.next(':') && member(key)
+	})
+}
+
 // strings reads an array of strings.
 func (d *entryDecoder) strings(out *[]string) bool {
-	if !d.next('[') {
-		return false
-	}
 	*out = []string{}
-	if d.next(']') {
-		return true
-	}
-	for {
+	return d.list('[', ']', func() bool {
 		var s string
-		if !d.str(&s) {
-			return false
-		}
+		ok := d.str(&s)
 		*out = append(*out, s)
-		if d.next(']') {
-			return true
-		}
-		if !d.next(',') {
-			return false
-		}
-	}
+		return ok
+	})
 }
 
 // int reads an integer without sign, fraction or exponent.
