@@ -120,9 +120,6 @@ func (p *fastParser) pos(ln *fastLine, off int) diag.Pos {
 
 // block reads the block node whose first line is the current one, indented by indent.
 func (p *fastParser) block(indent, depth int) (*Node, bool) {
-	if depth > fastMaxDepth {
-		return nil, false
-	}
 	ln := &p.lines[p.i]
 	if isItem(ln.b[indent:]) {
 		return p.list(indent, depth)
@@ -136,6 +133,9 @@ func isItem(c []byte) bool { return len(c) > 0 && c[0] == '-' && (len(c) == 1 ||
 // list reads a block list whose "-" stand at byte indent of their lines. It ends at a line indented
 // less, or at one as indented that is not an item (the next key of a mapping whose list this is).
 func (p *fastParser) list(indent, depth int) (*Node, bool) {
+	if depth > fastMaxDepth {
+		return nil, false
+	}
 	n := &Node{Kind: List}
 	for p.skipBlank(); p.i < len(p.lines); p.skipBlank() {
 		ln := &p.lines[p.i]
