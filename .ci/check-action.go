@@ -21,11 +21,12 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -175,7 +176,7 @@ func check(file string, src []byte) []string {
 	}
 
 	say("inputs: %d required by README \"Use it in GitHub Actions\", each with a description", len(wantInputs))
-	for _, name := range sortedKeys(wantInputs) {
+	for _, name := range slices.Sorted(maps.Keys(wantInputs)) {
 		in, ok := a.Inputs[name]
 		if !ok {
 			bad("input %q is missing", name)
@@ -185,7 +186,7 @@ func check(file string, src []byte) []string {
 			bad("input %q must default to %q", name, *want)
 		}
 	}
-	for _, name := range sortedKeys(a.Inputs) {
+	for _, name := range slices.Sorted(maps.Keys(a.Inputs)) {
 		in := a.Inputs[name]
 		if strings.TrimSpace(in.Description) == "" {
 			bad("input %q has no description", name)
@@ -255,7 +256,7 @@ func check(file string, src []byte) []string {
 			}
 		}
 	}
-	for _, name := range sortedKeys(a.Inputs) {
+	for _, name := range slices.Sorted(maps.Keys(a.Inputs)) {
 		if !passed[name] {
 			bad("input %q reaches no step through env: (as ${{ inputs.%s }})", name, name)
 		}
@@ -381,13 +382,4 @@ func lookup(m *yaml.Node, key string) *yaml.Node {
 		}
 	}
 	return nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -66,37 +66,23 @@ pre-commit install
 git add .pre-commit-config.yaml
 git commit -q -m "pre-commit config" || die "committing the config alone failed"
 
-# commit_refused MESSAGE WANT...: `git commit` must fail, printing every WANT.
-commit_refused() {
-  local msg=$1 out
-  shift
-  if out=$(git commit -m "$msg" 2>&1 < /dev/null); then
-    printf '%s\n' "$out"
-    die "the commit \"$msg\" was accepted"
-  fi
+# commit_expect refused|accepted MESSAGE WANT...: `git commit` must end as
+# told, printing every WANT.
+commit_expect() {
+  local expect=$1 msg=$2 out got=accepted
+  shift 2
+  out=$(git commit -m "$msg" 2>&1 < /dev/null) || got=refused
   printf '%s\n' "$out"
+  [[ $got == "$expect" ]] || die "the commit \"$msg\" was $got"
   local want
   for want in "$@"; do
-    grep -qF -- "$want" <<< "$out" || die "the refusal of \"$msg\" does not say: $want"
+    grep -qF -- "$want" <<< "$out" || die "the commit \"$msg\" ($got) does not say: $want"
   done
-  echo "refused, as it should be"
+  echo "$got, as it should be"
 }
 
-# commit_accepted MESSAGE WANT...: `git commit` must succeed, printing every WANT.
-commit_accepted() {
-  local msg=$1 out
-  shift
-  if ! out=$(git commit -m "$msg" 2>&1 < /dev/null); then
-    printf '%s\n' "$out"
-    die "the commit \"$msg\" was refused"
-  fi
-  printf '%s\n' "$out"
-  local want
-  for want in "$@"; do
-    grep -qF -- "$want" <<< "$out" || die "the commit \"$msg\" does not say: $want"
-  done
-  echo "accepted, as it should be"
-}
+commit_refused() { commit_expect refused "$@"; }
+commit_accepted() { commit_expect accepted "$@"; }
 
 step "an invalid evals definition is refused by evalgate-validate (pre-commit builds the hook first)"
 mkdir -p docs

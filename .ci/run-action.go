@@ -21,11 +21,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -179,7 +180,7 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 			return 0, fmt.Errorf("%s: shell %q", label, s.Shell)
 		}
 		env := environ(base)
-		for _, k := range sortedKeys(s.Env) {
+		for _, k := range slices.Sorted(maps.Keys(s.Env)) {
 			v, err := eval(s.Env[k])
 			if err != nil {
 				return 0, fmt.Errorf("%s: env %s: %v", label, k, err)
@@ -216,7 +217,7 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 			return 0, fmt.Errorf("%s: %v", label, err)
 		}
 	}
-	for _, name := range sortedKeys(a.Outputs) {
+	for _, name := range slices.Sorted(maps.Keys(a.Outputs)) {
 		v, err := eval(a.Outputs[name].Value)
 		if err != nil {
 			return 0, fmt.Errorf("output %s: %v", name, err)
@@ -237,7 +238,7 @@ func environ(base map[string]string) []string {
 		}
 		env = append(env, kv)
 	}
-	for _, k := range sortedKeys(base) {
+	for _, k := range slices.Sorted(maps.Keys(base)) {
 		env = append(env, k+"="+base[k])
 	}
 	return env
@@ -275,13 +276,4 @@ func readOutputs(file string) (map[string]string, error) {
 		outs[k] = v
 	}
 	return outs, nil
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

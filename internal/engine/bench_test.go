@@ -32,39 +32,45 @@ var treePages = 10000
 
 func init() { flag.IntVar(&treePages, "pages", treePages, "pages in the benchmark tree") }
 
-var (
-	treeOnce sync.Once
-	treeDir  string
-	treeErr  error
-)
+// builtOnce is a temporary directory built at most once per test binary and
+// removed by TestMain: the benchmarks' trees and binary.
+type builtOnce struct {
+	prefix string
+	build  func(dir string) error
 
-// tree returns a docs tree generated once per test binary: treePages pages of
-// 1 to 20 KB; a third with evals (one in ten of those in TOML), a third with
-// frontmatter but no evals, a third without frontmatter.
-func tree(b *testing.B) string {
-	treeOnce.Do(func() {
-		treeDir, treeErr = os.MkdirTemp("", "evalgate-bench-tree-")
-		if treeErr != nil {
-			return
-		}
-		treeErr = writeTree(treeDir, treePages)
-	})
-	if treeErr != nil {
-		b.Fatal(treeErr)
-	}
-	return treeDir
+	once sync.Once
+	dir  string
+	err  error
 }
+
+// get builds the directory on first use and returns it.
+func (o *builtOnce) get(b *testing.B) string {
+	o.once.Do(func() {
+		if o.dir, o.err = os.MkdirTemp("", o.prefix); o.err == nil {
+			o.err = o.build(o.dir)
+		}
+	})
+	if o.err != nil {
+		b.Fatal(o.err)
+	}
+	return o.dir
+}
+
+// benchTree is a docs tree of treePages pages of 1 to 20 KB; a third with
+// evals (one in ten of those in TOML), a third with frontmatter but no evals,
+// a third without frontmatter.
+var benchTree = &builtOnce{prefix: "evalgate-bench-tree-", build: func(dir string) error {
+	return writeTree(dir, treePages)
+}}
+
+func tree(b *testing.B) string { return benchTree.get(b) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if treeDir != "" {
-		os.RemoveAll(treeDir)
-	}
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	if gitTreeDir != "" {
-		os.RemoveAll(gitTreeDir)
+	for _, o := range []*builtOnce{benchTree, benchBinary, benchGitTree} {
+		if o.dir != "" {
+			os.RemoveAll(o.dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -195,31 +201,16 @@ func BenchmarkBaselineParse(b *testing.B) {
 	}
 }
 
-var (
-	binOnce sync.Once
-	binDir  string
-	binPath string
-	binErr  error
-)
-
-// evalgateBinary builds evalgate once for the whole-process benchmarks.
-func evalgateBinary(b *testing.B) string {
-	binOnce.Do(func() {
-		binDir, binErr = os.MkdirTemp("", "evalgate-bench-bin-")
-		if binErr != nil {
-			return
-		}
-		binPath = filepath.Join(binDir, "evalgate")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/evalgate/evalgate/cmd/evalgate").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		b.Fatal(binErr)
+// benchBinary holds evalgate, built once for the whole-process benchmarks.
+var benchBinary = &builtOnce{prefix: "evalgate-bench-bin-", build: func(dir string) error {
+	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "evalgate"), "github.com/evalgate/evalgate/cmd/evalgate").CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	return binPath
-}
+	return nil
+}}
+
+func evalgateBinary(b *testing.B) string { return filepath.Join(benchBinary.get(b), "evalgate") }
 
 // runProcess runs the binary and returns its peak resident memory in MB.
 func runProcess(b *testing.B, dir string, wantCode int, args ...string) float64 {
@@ -298,12 +289,6 @@ func BenchmarkCommandEvals(b *testing.B) {
 	}
 }
 
-var (
-	gitTreeOnce sync.Once
-	gitTreeDir  string
-	gitTreeErr  error
-)
-
 // changedPages are the pages the changed-files benchmarks edit.
 var changedPages = func() []string {
 	var pages []string
@@ -314,44 +299,30 @@ var changedPages = func() []string {
 	return pages
 }()
 
-// gitTree is the tree as a git repository with one commit, and then ten
+// benchGitTree is the tree as a git repository with one commit, and then ten
 // pages edited in the working tree.
-func gitTree(b *testing.B) string {
-	gitTreeOnce.Do(func() {
-		gitTreeDir, gitTreeErr = os.MkdirTemp("", "evalgate-bench-git-")
-		if gitTreeErr != nil {
-			return
-		}
-		if gitTreeErr = writeTree(gitTreeDir, treePages); gitTreeErr != nil {
-			return
-		}
-		git := func(args ...string) error {
-			cmd := exec.Command("git", append([]string{"-C", gitTreeDir, "-c", "user.name=b", "-c", "user.email=b@b", "-c", "commit.gpgsign=false"}, args...)...)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				return fmt.Errorf("git %v: %v: %s", args, err, out)
-			}
-			return nil
-		}
-		for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "tree"}} {
-			if gitTreeErr = git(args...); gitTreeErr != nil {
-				return
-			}
-		}
-		for _, p := range changedPages {
-			f, err := os.OpenFile(filepath.Join(gitTreeDir, p), os.O_APPEND|os.O_WRONLY, 0)
-			if err != nil {
-				gitTreeErr = err
-				return
-			}
-			fmt.Fprintln(f, "\nAn edit.")
-			f.Close()
-		}
-	})
-	if gitTreeErr != nil {
-		b.Fatal(gitTreeErr)
+var benchGitTree = &builtOnce{prefix: "evalgate-bench-git-", build: func(dir string) error {
+	if err := writeTree(dir, treePages); err != nil {
+		return err
 	}
-	return gitTreeDir
-}
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "tree"}} {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=b", "-c", "user.email=b@b", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v: %s", args, err, out)
+		}
+	}
+	for _, p := range changedPages {
+		f, err := os.OpenFile(filepath.Join(dir, p), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(f, "\nAn edit.")
+		f.Close()
+	}
+	return nil
+}}
+
+func gitTree(b *testing.B) string { return benchGitTree.get(b) }
 
 // BenchmarkCheckChanged compares `check --base HEAD` on ten edited pages of
 // a 10,000-page repository with `check` on the same ten pages given as

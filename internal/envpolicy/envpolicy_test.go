@@ -2,74 +2,58 @@ package envpolicy
 
 import "testing"
 
-func TestNeverPassed(t *testing.T) {
+// TestNamePredicates: each of the policy's predicates on the variable names it
+// must match and on near misses it must not.
+func TestNamePredicates(t *testing.T) {
 	tests := []struct {
-		name string
-		want bool
+		name    string
+		is      func(string) bool
+		yes, no []string
 	}{
-		{"GITHUB_TOKEN", true},
-		{"github_token", true},
-		{"ACTIONS_RUNTIME_TOKEN", true},
-		{"ACTIONS_ID_TOKEN_REQUEST_URL", true},
-		{"ACTIONS_CACHE_URL", true},
-		{"INPUT_PATHS", true},
-		{"INPUT_", true},
-		{"GITHUB_OUTPUT", true},
-		{"GITHUB_ENV", true},
-		{"GITHUB_PATH", true},
-		{"GITHUB_STEP_SUMMARY", true},
-		{"GITHUB_STATE", true},
-		{"GITHUB_WORKSPACE", false},
-		{"GITHUB_EVENT_NAME", false},
-		{"GITHUB_OUTPUTS", false},
-		{"MY_ACTIONS_X", false},
-		{"ACTIONS", false},
-		{"NPM_TOKEN", false}, // a credential, but pass-env may re-admit it
-		{"PATH", false},
+		{
+			"NeverPassed", NeverPassed,
+			[]string{
+				"GITHUB_TOKEN", "github_token", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
+				"ACTIONS_CACHE_URL", "INPUT_PATHS", "INPUT_", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH",
+				"GITHUB_STEP_SUMMARY", "GITHUB_STATE",
+			},
+			[]string{
+				"GITHUB_WORKSPACE", "GITHUB_EVENT_NAME", "GITHUB_OUTPUTS", "MY_ACTIONS_X", "ACTIONS",
+				"NPM_TOKEN", // a credential, but pass-env may re-admit it
+				"PATH",
+			},
+		},
+		{
+			"GitConfigUnit", GitConfigUnit,
+			[]string{
+				"GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0",
+				"GIT_CONFIG_KEY_12", "git_config_value_3",
+			},
+			[]string{
+				"GIT_CONFIG_KEY_", "GIT_CONFIG_KEY_x", "GIT_CONFIG_VALUE_1x", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
+				"GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM", "MY_GIT_CONFIG_COUNT",
+			},
+		},
+		{
+			"Withheld", Withheld,
+			[]string{
+				"GITHUB_TOKEN", "ACTIONS_RUNTIME_URL", "INPUT_PATHS", "GITHUB_OUTPUT", "NPM_TOKEN", "my_api_key",
+				"GIT_AUTHOR_NAME", "GIT_CONFIG_COUNT", "GIT_CONFIG_VALUE_0", "GIT_CONFIG_PARAMETERS",
+			},
+			[]string{"PATH", "HOME", "GITHUB_WORKSPACE", "GIT_CONFIG_GLOBAL", "EVALGATE_RUN"},
+		},
 	}
 	for _, tt := range tests {
-		if got := NeverPassed(tt.name); got != tt.want {
-			t.Errorf("NeverPassed(%q) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestEnvGitConfigUnit(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"GIT_CONFIG_COUNT", true},
-		{"GIT_CONFIG_PARAMETERS", true},
-		{"GIT_CONFIG_KEY_0", true},
-		{"GIT_CONFIG_VALUE_0", true},
-		{"GIT_CONFIG_KEY_12", true},
-		{"git_config_value_3", true},
-		{"GIT_CONFIG_KEY_", false},
-		{"GIT_CONFIG_KEY_x", false},
-		{"GIT_CONFIG_VALUE_1x", false},
-		{"GIT_CONFIG", false},
-		{"GIT_CONFIG_GLOBAL", false},
-		{"GIT_CONFIG_SYSTEM", false},
-		{"GIT_CONFIG_NOSYSTEM", false},
-		{"MY_GIT_CONFIG_COUNT", false},
-	}
-	for _, tt := range tests {
-		if got := GitConfigUnit(tt.name); got != tt.want {
-			t.Errorf("GitConfigUnit(%q) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}
-
-func TestWithheld(t *testing.T) {
-	for name, want := range map[string]bool{
-		"GITHUB_TOKEN": true, "ACTIONS_RUNTIME_URL": true, "INPUT_PATHS": true, "GITHUB_OUTPUT": true,
-		"NPM_TOKEN": true, "my_api_key": true, "GIT_AUTHOR_NAME": true,
-		"GIT_CONFIG_COUNT": true, "GIT_CONFIG_VALUE_0": true, "GIT_CONFIG_PARAMETERS": true,
-		"PATH": false, "HOME": false, "GITHUB_WORKSPACE": false, "GIT_CONFIG_GLOBAL": false, "EVALGATE_RUN": false,
-	} {
-		if got := Withheld(name); got != want {
-			t.Errorf("Withheld(%q) = %v, want %v", name, got, want)
+		for _, want := range []bool{true, false} {
+			names := tt.yes
+			if !want {
+				names = tt.no
+			}
+			for _, name := range names {
+				if got := tt.is(name); got != want {
+					t.Errorf("%s(%q) = %v, want %v", tt.name, name, got, want)
+				}
+			}
 		}
 	}
 }
