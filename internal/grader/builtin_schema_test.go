@@ -92,9 +92,7 @@ func TestBuiltinFrontmatterSchema(t *testing.T) {
 		{diag.Pos{Line: 6, Col: 3}, "schema_violation", "schemas/page.schema.json#/properties/author/additionalProperties /author/email"},
 		{diag.Pos{Line: 7, Col: 1}, "schema_violation", "schemas/page.schema.json#/properties/weight/minimum /weight"},
 	}
-	if diff := cmp.Diff(want, builtinTestFindings(got)); diff != "" {
-		t.Errorf("findings (-want +got):\n%s", diff)
-	}
+	builtinTestCheck(t, want, got)
 	for _, f := range got {
 		if f.Message == "" || strings.Contains(f.Message, "\n") || strings.Contains(f.Message, "file://") {
 			t.Errorf("%v: message %q", f.Pos, f.Message)
@@ -141,9 +139,7 @@ func TestBuiltinFrontmatterSchemaVariants(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, builtinTestFindings(got)); diff != "" {
-				t.Errorf("findings (-want +got):\n%s", diff)
-			}
+			builtinTestCheck(t, tt.want, got)
 		})
 	}
 }
@@ -211,9 +207,7 @@ func TestBuiltinFrontmatterSchemaCompanion(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(tt.want, builtinTestFindings(got)); diff != "" {
-				t.Errorf("findings (-want +got):\n%s", diff)
-			}
+			builtinTestCheck(t, tt.want, got)
 		})
 	}
 	in.Target = []byte("title: [unclosed\n")

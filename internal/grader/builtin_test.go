@@ -123,21 +123,9 @@ func builtinTestSymlink(t testing.TB, target, p string) {
 // cmpIgnoreMessage compares findings without their messages.
 var cmpIgnoreMessage = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Message" }, cmp.Ignore())
 
-// TestBuiltinsMatchDefinitions: every definition of package tooldef runs here, in the same order, and
-// nothing runs without a definition.
-func TestBuiltinsMatchDefinitions(t *testing.T) {
-	if len(Builtins) != len(tooldef.Builtins) {
-		t.Fatalf("%d runners for %d definitions", len(Builtins), len(tooldef.Builtins))
-	}
-	for i, def := range tooldef.Builtins {
-		if Builtins[i].Tool != def || Builtins[i].Run == nil {
-			t.Errorf("runner %d is %s, want %s with a Run", i, Builtins[i].Name, def.Name)
-		}
-	}
-}
-
 // TestRegistryMatchesDefinitions: the generated registry pairs every definition of tooldef.Builtins with
-// its Run, in the same order; a grader added without `go generate ./internal/grader` fails here.
+// its Run, in the same order, and nothing runs without a definition; a grader added without
+// `go generate ./internal/grader` fails here.
 func TestRegistryMatchesDefinitions(t *testing.T) {
 	if len(Builtins) != len(tooldef.Builtins) {
 		t.Fatalf("%d graders for %d definitions: run go generate ./internal/grader", len(Builtins), len(tooldef.Builtins))

@@ -46,22 +46,20 @@ Options: site (github, hugo, docusaurus, mkdocs or starlight; default github), r
 /-rooted links), ignore (RE2 patterns; a link target matching one is not checked).
 Codes: broken_link (no such file, or leaves the repository), missing_anchor; each at the link's line and
 column in the file.`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "broken_link", Group: "builtin", Title: "A relative link or image does not resolve to a file",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "broken_link", Title: "A relative link or image does not resolve to a file",
 			Doc:     "tool:links found a relative link or image whose path names no file or directory in the repository (names compare case-sensitively; a link leaving the repository is broken). Links with a scheme are not checked.",
 			Example: "---\nevals:\n  - id: links\n    grader: tool:links\n---\nSee [the guide](gide.md).",
 			Fix:     "Correct the link's path (relative to the page, or /-rooted from the repository root), or create the missing file.",
 		},
 		{
-			Code: "missing_anchor", Group: "builtin", Title: "A link's #anchor names no heading or id in its page",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "missing_anchor", Title: "A link's #anchor names no heading or id in its page",
 			Doc:     "tool:links found a #anchor that matches no heading slug (GitHub's rule: lowercase, spaces to -, repeats get -1, -2) and no HTML id or name in this page or the linked Markdown page.",
 			Example: "---\nevals:\n  - id: links\n    grader: tool:links\n---\n# Install\nSee [below](#instal).",
 			Fix:     "Correct the anchor to the heading's slug, or add the heading or an explicit id.",
 		},
-	},
+	}),
 	Markdown:    true,
 	PathOptions: []string{"root"},
 	Options: &shape.Object{Fields: []shape.Field{
@@ -90,22 +88,20 @@ level, and going up any number of levels is fine.
 Options: required (a list of non-empty strings; optional: without it only levels are checked).
 Codes: missing_heading (no position: the result points at the eval entry), skipped_level (at the heading's
 line).`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "missing_heading", Group: "builtin", Title: "A required heading is missing",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "missing_heading", Title: "A required heading is missing",
 			Doc:     "tool:headings did not find a heading listed in its required option (trimmed text, exact, at any level).",
 			Example: "---\nevals:\n  - id: sections\n    grader: tool:headings\n    options: {required: [Install]}\n---\n# Setup",
 			Fix:     "Add the heading to the page, or correct its text to match exactly.",
 		},
 		{
-			Code: "skipped_level", Group: "builtin", Title: "A heading is more than one level below the previous one",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "skipped_level", Title: "A heading is more than one level below the previous one",
 			Doc:     "tool:headings found a heading more than one level deeper than the heading before it, which breaks the page's outline.",
 			Example: "---\nevals:\n  - id: outline\n    grader: tool:headings\n---\n# Guide\n### Details",
 			Fix:     "Use the next level (## after #), or add the missing intermediate heading.",
 		},
-	},
+	}),
 	Markdown: true,
 	Options: &shape.Object{Fields: []shape.Field{
 		{Name: "required", Type: headingList},
@@ -121,15 +117,14 @@ text and pattern is required; ignore-case: true compares without case. Empty mat
 
 Options: text (string) or pattern (string), ignore-case (boolean, default false).
 Codes: text_missing (no position: the result points at the eval entry).`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "text_missing", Group: "builtin", Title: "Required text or pattern is missing",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "text_missing", Title: "Required text or pattern is missing",
 			Doc:     "tool:contains did not find its text (or RE2 pattern) in the target.",
 			Example: "---\nevals:\n  - id: license\n    grader: tool:contains\n    options: {text: Apache-2.0}\n---\nNo license here.",
 			Fix:     "Add the required text to the page, or correct the option (ignore-case: true for a case-insensitive match).",
 		},
-	},
+	}),
 	Options: textOptions,
 }
 
@@ -142,15 +137,14 @@ non-empty, non-overlapping match is one finding.
 
 Options: text (string) or pattern (string), ignore-case (boolean, default false).
 Codes: text_present, at each match's line and column.`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "text_present", Group: "builtin", Title: "Forbidden text or pattern is present",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "text_present", Title: "Forbidden text or pattern is present",
 			Doc:     "tool:absent found its text (or RE2 pattern) in the target; each match is a result at its line and column.",
 			Example: "---\nevals:\n  - id: no-todo\n    grader: tool:absent\n    options: {text: TODO}\n---\nTODO: write this.",
 			Fix:     "Remove or reword each match.",
 		},
-	},
+	}),
 	Options: textOptions,
 }
 
@@ -165,22 +159,20 @@ max-words.
 Options: max-chars, min-words, max-words (integers, 0 or more).
 Codes: too_long, too_short, with evidence {actual, limit, option}; no position: the result points at the
 eval entry.`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "too_long", Group: "builtin", Title: "The target is longer than allowed",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "too_long", Title: "The target is longer than allowed",
 			Doc:     "tool:length counted more code points than max-chars, or more words than max-words, in the target's Markdown source.",
 			Example: "---\nevals:\n  - id: short\n    grader: tool:length\n    options: {max-words: 3}\n---\nThis page has far too many words.",
 			Fix:     "Shorten the page (or its target), or raise the limit.",
 		},
 		{
-			Code: "too_short", Group: "builtin", Title: "The target is shorter than required",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "too_short", Title: "The target is shorter than required",
 			Doc:     "tool:length counted fewer words than min-words in the target (words are Unicode word segments holding a letter or digit).",
 			Example: "---\nevals:\n  - id: substantial\n    grader: tool:length\n    options: {min-words: 100}\n---\nStub.",
 			Fix:     "Write more, or lower min-words.",
 		},
-	},
+	}),
 	Options: &shape.Object{
 		Fields: []shape.Field{
 			{Name: "max-chars", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Doc: "At most this many code points."}},
@@ -201,15 +193,14 @@ var CodeFences = &Tool{
 		"not empty. Indented code blocks have no info string and are not checked.\n\n" +
 		"Options: none.\n" +
 		"Codes: fence_without_language, at the opening fence's line.",
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "fence_without_language", Group: "builtin", Title: "A fenced code block names no language",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "fence_without_language", Title: "A fenced code block names no language",
 			Doc:     "tool:code-fences found a fenced code block whose info string is empty, so readers and highlighters cannot tell its language.",
 			Example: "---\nevals:\n  - id: fences\n    grader: tool:code-fences\n---\n```\nnpm install\n```",
 			Fix:     "Name the language after the opening fence (```sh), or text for plain output.",
 		},
-	},
+	}),
 	Markdown: true,
 }
 
@@ -232,21 +223,30 @@ key of the frontmatter); additionalProperties and propertyNames point at each of
 Options: schema (a path, required).
 Codes: schema_violation. A missing, unparseable or invalid schema, or an unparseable companion, is an error
 (target_unreadable); a schema path or $ref leaving the repository is an error (target_outside_repo).`,
-	Codes: []diag.CodeInfo{
+	Codes: findings([]diag.CodeInfo{
 		{
-			Code: "schema_violation", Group: "builtin", Title: "The frontmatter does not satisfy its JSON Schema",
-			Outcome: "fail", Severity: diag.SeverityEval,
+			Code: "schema_violation", Title: "The frontmatter does not satisfy its JSON Schema",
 			Doc:     "tool:frontmatter-schema validated the frontmatter (or a companion file) against the JSON Schema its schema option names and found a violation; each is a result at the offending key.",
 			Example: "---\ntitle: 42\nevals:\n  - id: meta\n    grader: tool:frontmatter-schema\n    options: {schema: page.schema.json}\n---\n(page.schema.json requires title to be a string)",
 			Fix:     "Change the frontmatter to satisfy the schema, or correct the schema.",
 		},
-	},
+	}),
 	Frontmatter: true,
 	PathOptions: []string{"schema"},
 	Options: &shape.Object{Fields: []shape.Field{{
 		Name: "schema", Required: true, Missing: "needs schema, the path of a JSON Schema file",
 		Type: &shape.Type{Kind: shape.String, NonBlank: true, Doc: "The JSON Schema file, relative to the eval's directory."},
 	}}},
+}
+
+// findings fills in what every built-in tool's code shares: it is a finding (group "builtin", outcome fail)
+// at the eval's own severity (README "Built-in tool:* graders"); a definition states each code's title,
+// doc, example and fix.
+func findings(codes []diag.CodeInfo) []diag.CodeInfo {
+	for i := range codes {
+		codes[i].Group, codes[i].Outcome, codes[i].Severity = "builtin", string(diag.Fail), diag.SeverityEval
+	}
+	return codes
 }
 
 // headingList is the type of tool:headings' required: a non-empty list of non-blank strings.
