@@ -142,28 +142,6 @@ func catch(f func() error) (err error) {
 	return f()
 }
 
-// ghLevel is an annotation's level; the constants are in writing order.
-type ghLevel int
-
-const (
-	ghError ghLevel = iota
-	ghWarning
-	ghNotice
-	ghLevels // the number of levels
-)
-
-// annotationLevel maps a fail or error result to an annotation level by its shown severity, info being
-// a notice.
-func annotationLevel(res *diag.Result) ghLevel {
-	switch shownSeverity(res) {
-	case diag.SeverityWarning:
-		return ghWarning
-	case diag.SeverityInfo:
-		return ghNotice
-	}
-	return ghError
-}
-
 // annotate writes the annotations of r's fail and error results. The runner
 // shows at most annotationCap annotations per level and step, and the run's
 // own notices and the "more" notice count against the notice cap, so fewer
@@ -171,21 +149,21 @@ func annotationLevel(res *diag.Result) ghLevel {
 func annotate(a *githubactions.Action, r *Report, sarif bool) {
 	// Only the first annotationCap results of each level can be shown: those are kept, the others
 	// counted.
-	var byLevel [ghLevels][]diag.Result
-	var count [ghLevels]int
+	var byLevel [levels][]diag.Result
+	var count [levels]int
 	total := 0
 	for res := range r.Results.All() {
 		if res.Outcome != diag.Fail && res.Outcome != diag.Error || res.Baselined {
 			continue // a baselined fail is accepted for now: no annotation (README "Baseline")
 		}
-		l := annotationLevel(res)
+		l := resultLevel(res)
 		if count[l] < annotationCap {
 			byLevel[l] = append(byLevel[l], *res)
 		}
 		count[l]++
 		total++
 	}
-	limits := [ghLevels]int{annotationCap, annotationCap, max(0, annotationCap-len(r.Notices))}
+	limits := [levels]int{annotationCap, annotationCap, max(0, annotationCap-len(r.Notices))}
 	shown := func() int {
 		n := 0
 		for l := range count {
@@ -193,8 +171,8 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 		}
 		return n
 	}
-	if shown() < total && limits[ghNotice] > 0 {
-		limits[ghNotice]-- // room for the "more" notice itself
+	if shown() < total && limits[levelNote] > 0 {
+		limits[levelNote]-- // room for the "more" notice itself
 	}
 	if left := total - shown(); left > 0 {
 		where := "see the job summary"
@@ -212,10 +190,10 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 			res := &byLevel[l][i]
 			an := a.WithFieldsMap(annotationFields(res))
 			msg := annotationText(res.Message)
-			switch ghLevel(l) {
-			case ghError:
+			switch level(l) {
+			case levelError:
 				an.Errorf("%s", msg)
-			case ghWarning:
+			case levelWarning:
 				an.Warningf("%s", msg)
 			default:
 				an.Noticef("%s", msg)

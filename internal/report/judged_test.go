@@ -62,11 +62,11 @@ func TestJudgedGoldens(t *testing.T) {
 		golden(t, "judged."+string(f), buf.Bytes())
 		assertHygiene(t, buf.String())
 	}
-	sarif := writeSARIF(t, judgedReport())
+	sarif := writeReport(t, WriteSARIF, judgedReport())
 	golden(t, "judged.sarif", sarif)
 	assertHygiene(t, string(sarif))
 	checkSARIF(t, judgedReport(), sarif)
-	junit := writeJUnit(t, judgedReport())
+	junit := writeReport(t, WriteJUnit, judgedReport())
 	golden(t, "judged.junit.xml", junit)
 	checkJUnit(t, judgedReport(), junit)
 	var md bytes.Buffer

@@ -37,15 +37,6 @@ func findCase(t *testing.T, d *junitSuites, suite, name string) *junitCase {
 	return nil
 }
 
-func writeJUnit(t *testing.T, r *Report) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 // checkJUnit parses a JUnit document strictly and checks that every count
 // matches its testcases and that the report's results are all there.
 func checkJUnit(t *testing.T, r *Report, out []byte) *junitSuites {
@@ -107,28 +98,17 @@ func checkJUnit(t *testing.T, r *Report, out []byte) *junitSuites {
 }
 
 func TestJUnitGolden(t *testing.T) {
-	tests := []struct {
-		name string
-		r    *Report
-	}{
+	testGoldens(t, []goldenReport{
 		{"sample.junit.xml", sample()},
 		{"junit-edge.xml", sarifEdgeReport()},
 		{"junit-baselined.xml", baselinedSample()},
 		{"junit-hostile.xml", sarifHostileReport()},
 		{"junit-empty.xml", &Report{Scope: Scope{Mode: ScopeAll}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := writeJUnit(t, tt.r)
-			golden(t, tt.name, out)
-			assertHygiene(t, string(out))
-			checkJUnit(t, tt.r, out)
-		})
-	}
+	}, WriteJUnit, checkJUnit)
 }
 
 func TestJUnitCases(t *testing.T) {
-	doc := checkJUnit(t, sample(), writeJUnit(t, sample()))
+	doc := checkJUnit(t, sample(), writeReport(t, WriteJUnit, sample()))
 	var names []string
 	for _, s := range doc.Suites {
 		names = append(names, s.Name)
@@ -202,7 +182,7 @@ func TestJUnitHostile(t *testing.T) {
 			{Source: diag.SourcePage, File: "b" + evil, Check: evil, Outcome: diag.Pass, Code: evil, Message: evil},
 		}...)}
 		r.Count()
-		out := writeJUnit(t, r)
+		out := writeReport(t, WriteJUnit, r)
 		assertHygiene(t, string(out))
 		doc := checkJUnit(t, r, out)
 		for _, s := range doc.Suites {
@@ -233,7 +213,7 @@ func TestJUnitTimes(t *testing.T) {
 		{Source: diag.SourceConfig, File: ".evalgate.yaml", Check: "definition", Outcome: diag.Fail, Code: "unknown_key"},
 	}...)}
 	r.Count()
-	doc := checkJUnit(t, r, writeJUnit(t, r))
+	doc := checkJUnit(t, r, writeReport(t, WriteJUnit, r))
 	if doc.Time != "5.250" {
 		t.Errorf("testsuites time %s, want the run's 5.250", doc.Time)
 	}

@@ -32,10 +32,10 @@ func TestReadJSONRoundTrip(t *testing.T) {
 			t.Errorf("%s: the JSON changed on the way back:\n%s\nthen\n%s", name, first.String(), second.String())
 		}
 		back.Duration, back.Category, back.Seen = r.Duration, r.Category, r.Seen
-		if a, b := writeSARIF(t, r), writeSARIF(t, back); !bytes.Equal(a, b) {
+		if a, b := writeReport(t, WriteSARIF, r), writeReport(t, WriteSARIF, back); !bytes.Equal(a, b) {
 			t.Errorf("%s: the SARIF changed on the way back", name)
 		}
-		if a, b := writeJUnit(t, r), writeJUnit(t, back); !bytes.Equal(a, b) {
+		if a, b := writeReport(t, WriteJUnit, r), writeReport(t, WriteJUnit, back); !bytes.Equal(a, b) {
 			t.Errorf("%s: the JUnit changed on the way back", name)
 		}
 	}

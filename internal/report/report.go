@@ -204,6 +204,28 @@ func shownSeverity(res *diag.Result) diag.Severity {
 	return res.Severity
 }
 
+// level is one of the three levels a fail or error result is shown at by GitHub annotations and by SARIF;
+// the constants are most severe first, the order annotations are written in.
+type level int
+
+const (
+	levelError level = iota
+	levelWarning
+	levelNote
+	levels // the number of levels
+)
+
+// resultLevel is the level of a fail or error result, by its shown severity: info is a note.
+func resultLevel(res *diag.Result) level {
+	switch shownSeverity(res) {
+	case diag.SeverityWarning:
+		return levelWarning
+	case diag.SeverityInfo:
+		return levelNote
+	}
+	return levelError
+}
+
 // Count fills r.Summary's counts from r.Results; Score is left as it is.
 func (r *Report) Count() {
 	s := Summary{Score: r.Summary.Score, Weights: r.Summary.Weights}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"flag"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,6 +85,37 @@ func baselinedSample() *Report {
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	testfs.Golden(t, filepath.Join("testdata", name), string(got), *update)
+}
+
+// writeReport is what write writes for r; an error fails the test.
+func writeReport(t *testing.T, write func(io.Writer, *Report) error, r *Report) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := write(&buf, r); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// goldenReport is a report and the name of its golden file in testdata.
+type goldenReport struct {
+	name string
+	r    *Report
+}
+
+// testGoldens writes each report with write and checks the output against its golden file, for the
+// one-line rules (assertHygiene) and with check, which parses it back against the report.
+func testGoldens[D any](t *testing.T, tests []goldenReport, write func(io.Writer, *Report) error,
+	check func(*testing.T, *Report, []byte) D) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := writeReport(t, write, tt.r)
+			golden(t, tt.name, out)
+			assertHygiene(t, string(out))
+			check(t, tt.r, out)
+		})
+	}
 }
 
 func TestGolden(t *testing.T) {

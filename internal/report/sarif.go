@@ -287,15 +287,12 @@ func Fingerprint(res *diag.Result) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// sarifLevel is a result's SARIF level, by its shown severity (info is note).
+// sarifLevels names each level in SARIF.
+var sarifLevels = [levels]string{levelError: sarifError, levelWarning: sarifWarning, levelNote: sarifNote}
+
+// sarifLevel is a result's SARIF level.
 func sarifLevel(r *diag.Result) string {
-	switch shownSeverity(r) {
-	case diag.SeverityWarning:
-		return sarifWarning
-	case diag.SeverityInfo:
-		return sarifNote
-	}
-	return sarifError
+	return sarifLevels[resultLevel(r)]
 }
 
 // maxLevel is the more severe of two levels ("" is less than any).

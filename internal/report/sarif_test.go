@@ -132,34 +132,14 @@ func sarifBigReport(errors, fails, warnings, notes int) *Report {
 	return r
 }
 
-func writeSARIF(t *testing.T, r *Report) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, r); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
-
 func TestSARIFGolden(t *testing.T) {
-	tests := []struct {
-		name string
-		r    *Report
-	}{
+	testGoldens(t, []goldenReport{
 		{"sample.sarif", sample()},
 		{"sarif-edge.sarif", sarifEdgeReport()},
 		{"sarif-baselined.sarif", baselinedSample()},
 		{"sarif-hostile.sarif", sarifHostileReport()},
 		{"sarif-empty.sarif", &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := writeSARIF(t, tt.r)
-			golden(t, tt.name, out)
-			assertHygiene(t, string(out))
-			checkSARIF(t, tt.r, out)
-		})
-	}
+	}, WriteSARIF, checkSARIF)
 }
 
 // TestSARIFSchemaGoldens validates every SARIF file of testdata, the goldens
@@ -213,7 +193,7 @@ func TestSARIFSchemaEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := writeSARIF(t, tt.r)
+			out := writeReport(t, WriteSARIF, tt.r)
 			validateSARIF(t, tt.name, out)
 			log := checkSARIF(t, tt.r, out)
 			run := log.Runs[0]
@@ -250,7 +230,7 @@ func TestSARIFSchemaEdges(t *testing.T) {
 // TestSARIFSchemaRejects makes sure the schema is not vacuous: it rejects
 // what SARIF or GitHub reject.
 func TestSARIFSchemaRejects(t *testing.T) {
-	valid := writeSARIF(t, sarifEdgeReport())
+	valid := writeReport(t, WriteSARIF, sarifEdgeReport())
 	run := func(log map[string]any) map[string]any { return log["runs"].([]any)[0].(map[string]any) }
 	driver := func(log map[string]any) map[string]any {
 		return run(log)["tool"].(map[string]any)["driver"].(map[string]any)
@@ -600,7 +580,7 @@ func TestSARIFFingerprintFields(t *testing.T) {
 func fingerprintsOf(t *testing.T, r *Report) []string {
 	t.Helper()
 	var log sarifLogT
-	if err := json.Unmarshal(writeSARIF(t, r), &log); err != nil {
+	if err := json.Unmarshal(writeReport(t, WriteSARIF, r), &log); err != nil {
 		t.Fatal(err)
 	}
 	var results []sarifResultT
@@ -682,7 +662,7 @@ func TestSARIFDropKeepsReportOrder(t *testing.T) {
 }
 
 func TestSARIFRunDetails(t *testing.T) {
-	log := checkSARIF(t, sarifEdgeReport(), writeSARIF(t, sarifEdgeReport()))
+	log := checkSARIF(t, sarifEdgeReport(), writeReport(t, WriteSARIF, sarifEdgeReport()))
 	run := log.Runs[0]
 	if run.AutomationDetails == nil || run.AutomationDetails.ID != "docs/" {
 		t.Errorf("automationDetails %+v, want id docs/", run.AutomationDetails)
@@ -707,17 +687,17 @@ func TestSARIFRunDetails(t *testing.T) {
 	// A category that ends in '/' already is not given a second one.
 	r := sarifEdgeReport()
 	r.Category = "docs/"
-	if got := checkSARIF(t, r, writeSARIF(t, r)).Runs[0].AutomationDetails; got == nil || got.ID != "docs/" {
+	if got := checkSARIF(t, r, writeReport(t, WriteSARIF, r)).Runs[0].AutomationDetails; got == nil || got.ID != "docs/" {
 		t.Errorf("automationDetails %+v for docs/", got)
 	}
 	// A full run is not partial.
-	if got := checkSARIF(t, sample(), writeSARIF(t, sample())).Runs[0].Properties; got != nil {
+	if got := checkSARIF(t, sample(), writeReport(t, WriteSARIF, sample())).Runs[0].Properties; got != nil {
 		t.Errorf("properties %v for a full run", got)
 	}
 }
 
 func TestSARIFRules(t *testing.T) {
-	log := checkSARIF(t, sarifEdgeReport(), writeSARIF(t, sarifEdgeReport()))
+	log := checkSARIF(t, sarifEdgeReport(), writeReport(t, WriteSARIF, sarifEdgeReport()))
 	got := map[string]string{}
 	levels := map[string]string{}
 	for _, rule := range log.Runs[0].Tool.Driver.Rules {
