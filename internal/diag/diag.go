@@ -5,6 +5,7 @@ package diag
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -59,32 +60,30 @@ const (
 // Severities lists the severities from the most to the least severe.
 var Severities = []Severity{SeverityError, SeverityWarning, SeverityInfo}
 
-func (s Severity) String() string {
-	switch s {
-	case SeverityError:
-		return "error"
-	case SeverityWarning:
-		return "warning"
-	case SeverityInfo:
-		return "info"
-	}
-	return fmt.Sprintf("severity(%d)", int(s))
-}
+// severityNames are the severities' names, which String writes and
+// ParseSeverity reads.
+var severityNames = [...]string{SeverityError: "error", SeverityWarning: "warning", SeverityInfo: "info"}
+
+func (s Severity) String() string { return enumName(severityNames[:], int(s), "severity") }
 
 // AtLeast reports whether s is at least as severe as t.
 func (s Severity) AtLeast(t Severity) bool { return s <= t }
 
 // ParseSeverity reads "error", "warning" or "info".
 func ParseSeverity(s string) (Severity, bool) {
-	switch s {
-	case "error":
-		return SeverityError, true
-	case "warning":
-		return SeverityWarning, true
-	case "info":
-		return SeverityInfo, true
+	if i := slices.Index(severityNames[:], s); i >= 0 {
+		return Severity(i), true
 	}
 	return 0, false
+}
+
+// enumName is names[i], the name of the value i of an enumeration, or
+// "kind(i)" for a value without one.
+func enumName(names []string, i int, kind string) string {
+	if i < 0 || i >= len(names) {
+		return fmt.Sprintf("%s(%d)", kind, i)
+	}
+	return names[i]
 }
 
 // Outcome is what a result says about its check (README "Results, outcomes and blocking").
@@ -112,19 +111,10 @@ const (
 	SourceJev
 )
 
-func (s Source) String() string {
-	switch s {
-	case SourceConfig:
-		return "config"
-	case SourcePage:
-		return "page"
-	case SourceEvalCase:
-		return "evalcase"
-	case SourceJev:
-		return "jev"
-	}
-	return fmt.Sprintf("source(%d)", int(s))
-}
+// sourceNames are the sources' names, as reports write them.
+var sourceNames = [...]string{SourceConfig: "config", SourcePage: "page", SourceEvalCase: "evalcase", SourceJev: "jev"}
+
+func (s Source) String() string { return enumName(sourceNames[:], int(s), "source") }
 
 // Eval type values of docmeta (`type:`). Capability evals never block on fail.
 const (

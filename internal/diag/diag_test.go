@@ -110,3 +110,37 @@ func TestBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestEnumNames: severities and sources print their names, and a value
+// outside an enumeration prints its number; ParseSeverity reads what String
+// writes.
+func TestEnumNames(t *testing.T) {
+	for _, tt := range []struct {
+		got, want string
+	}{
+		{SeverityError.String(), "error"},
+		{SeverityWarning.String(), "warning"},
+		{SeverityInfo.String(), "info"},
+		{Severity(3).String(), "severity(3)"},
+		{Severity(-1).String(), "severity(-1)"},
+		{SourceConfig.String(), "config"},
+		{SourcePage.String(), "page"},
+		{SourceEvalCase.String(), "evalcase"},
+		{SourceJev.String(), "jev"},
+		{Source(4).String(), "source(4)"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	for _, s := range Severities {
+		if got, ok := ParseSeverity(s.String()); !ok || got != s {
+			t.Errorf("ParseSeverity(%q) = %v, %t", s.String(), got, ok)
+		}
+	}
+	for _, s := range []string{"", "Error", "severity(3)", "none"} {
+		if got, ok := ParseSeverity(s); ok || got != 0 {
+			t.Errorf("ParseSeverity(%q) = %v, %t, want 0, false", s, got, ok)
+		}
+	}
+}

@@ -286,23 +286,6 @@ func graderSays(grader string, set bool) string {
 	return "the grader is " + grader
 }
 
-// evalType checks `type`: capability or regression.
-func (c *checker) evalType(n *frontmatter.Node, what string) (string, bool) {
-	if !c.hold(n, evalTypes, what) {
-		return "", false
-	}
-	return n.Text, true
-}
-
-// weight checks `weight`: a finite number > 0. Zero is excluded: a
-// weightless eval is a silent disable, and skip already means that.
-func (c *checker) weight(n *frontmatter.Node, what string) (float64, bool) {
-	if !c.hold(n, weightType, what) {
-		return 0, false
-	}
-	return n.Num, true
-}
-
 // target checks `target`: body, raw, frontmatter, or the closed object
 // {source: file, path: <non-empty>}. Whether the path stays inside the
 // repository is judged when grading (target_outside_repo, README "Graders").

@@ -45,6 +45,8 @@ var inlineShape = &shape.Object{NoList: true, Fields: []shape.Field{
 	{Name: "model", Type: nonEmpty("ai only: the judging model.")},
 	{Name: "runs", Type: runsType},
 	{Name: "target", Type: targetType},
+	// A finite number > 0. Zero is excluded: a weightless eval is a silent
+	// disable, and skip already means that.
 	{Name: "weight", Type: &shape.Type{Kind: shape.Number, Min: weightType.Min, MinExclusive: true, RangeHint: weightType.RangeHint, Ref: "weight"}},
 	{Name: "evidence", Type: nonEmpty("Where to look.")},
 	{Name: "examples", Type: examplesType},

@@ -48,6 +48,17 @@ func TestCheck(t *testing.T) {
 		os.Symlink(outside, filepath.Join(root, "evals", "out.json"))
 	}
 	ctx := context.Background()
+	// allPass is every field of evals/c.json passing, as the baseline's
+	// answers (evals/base.json) give it.
+	allPass := []string{
+		"jev evals/c.json:33:9 intent ticket-001 pass ok",
+		"jev evals/c.json:34:9 billing ticket-001 pass ok",
+		"jev evals/c.json:35:9 urgency ticket-001 pass ok",
+		"jev evals/c.json:54:9 intent ticket-002 pass ok",
+		"jev evals/c.json:55:9 billing ticket-002 pass ok",
+		"jev evals/c.json:74:9 intent ticket-003 pass ok",
+		"jev evals/c.json:75:9 urgency ticket-003 pass ok",
+	}
 	tests := []struct {
 		name  string
 		entry Entry
@@ -65,15 +76,7 @@ func TestCheck(t *testing.T) {
 			"jev evals/c.json:74:9 intent ticket-003 pass ok",
 			"jev evals/c.json:75:9 urgency ticket-003 fail confidence_regression",
 		}},
-		{name: "compare", entry: Entry{Contract: "evals/c.json", From: "evals/base.json", Answers: "evals/base.json"}, read: true, want: []string{
-			"jev evals/c.json:33:9 intent ticket-001 pass ok",
-			"jev evals/c.json:34:9 billing ticket-001 pass ok",
-			"jev evals/c.json:35:9 urgency ticket-001 pass ok",
-			"jev evals/c.json:54:9 intent ticket-002 pass ok",
-			"jev evals/c.json:55:9 billing ticket-002 pass ok",
-			"jev evals/c.json:74:9 intent ticket-003 pass ok",
-			"jev evals/c.json:75:9 urgency ticket-003 pass ok",
-		}},
+		{name: "compare", entry: Entry{Contract: "evals/c.json", From: "evals/base.json", Answers: "evals/base.json"}, read: true, want: allPass},
 		{name: "a JSONL contract", entry: Entry{Contract: "evals/c.jsonl", Answers: "evals/base.json"}, read: true, want: []string{
 			"jev evals/c.jsonl:2:251 billing ticket-001 pass ok",
 			"jev evals/c.jsonl:2:320 intent ticket-001 pass ok",
@@ -109,15 +112,7 @@ func TestCheck(t *testing.T) {
 			"config .evalgate.yaml:7:5 definition  fail invalid_value",
 		}},
 		{name: "a floating candidate, the entry's opt-in", entry: Entry{Contract: "evals/c.json", Answers: "evals/base.json", CandidateModel: "jev-latest",
-			AllowUnpinned: true}, read: true, want: []string{
-			"jev evals/c.json:33:9 intent ticket-001 pass ok",
-			"jev evals/c.json:34:9 billing ticket-001 pass ok",
-			"jev evals/c.json:35:9 urgency ticket-001 pass ok",
-			"jev evals/c.json:54:9 intent ticket-002 pass ok",
-			"jev evals/c.json:55:9 billing ticket-002 pass ok",
-			"jev evals/c.json:74:9 intent ticket-003 pass ok",
-			"jev evals/c.json:75:9 urgency ticket-003 pass ok",
-		}},
+			AllowUnpinned: true}, read: true, want: allPass},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
