@@ -36,17 +36,9 @@ func render(rs []diag.Result) string {
 // notes). go test -run TestData -update rewrites the .out files.
 func TestData(t *testing.T) {
 	for _, dir := range []string{"ok", "err"} {
-		files, _ := filepath.Glob(filepath.Join("testdata", dir, "*.yaml"))
-		if len(files) == 0 {
-			t.Fatalf("no tests in testdata/%s", dir)
-		}
-		for _, file := range files {
-			name := dir + "/" + filepath.Base(file)
+		for _, file := range testfs.Files(t, filepath.Join("testdata", dir, "*.yaml")) {
+			name, text := dir+"/"+filepath.Base(file.Path), file.Text
 			t.Run(name, func(t *testing.T) {
-				text, err := os.ReadFile(file)
-				if err != nil {
-					t.Fatal(err)
-				}
 				cfg, faults := config.Parse(text, name, "/repo")
 				checkInvariants(t, cfg, faults, text, name)
 				if dir == "ok" {
@@ -62,7 +54,7 @@ func TestData(t *testing.T) {
 				if len(cfg.Notes) > 0 {
 					got += "--- notes\n" + render(cfg.Notes)
 				}
-				golden := strings.TrimSuffix(file, ".yaml") + ".out"
+				golden := strings.TrimSuffix(file.Path, ".yaml") + ".out"
 				testfs.Golden(t, golden, got, *update)
 			})
 		}

@@ -3,7 +3,6 @@ package config_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // beyondSchema reports whether the faults include one JSON Schema cannot
@@ -58,10 +58,8 @@ func TestSchemaAgrees(t *testing.T) {
 
 	type example struct{ name, text string }
 	var examples []example
-	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.yaml"))
-	for _, f := range files {
-		text, _ := os.ReadFile(f)
-		examples = append(examples, example{f, string(text)})
+	for _, f := range testfs.Files(t, filepath.Join("testdata", "*", "*.yaml")) {
+		examples = append(examples, example{f.Path, string(f.Text)})
 	}
 	for _, text := range []string{
 		"version: 1",

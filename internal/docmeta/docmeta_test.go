@@ -146,20 +146,9 @@ func orderedOptions(n *frontmatter.Node) json.RawMessage {
 func TestData(t *testing.T) {
 	cat := loadCatalog(t)
 	for _, dir := range []string{"ok", "err", "resolve"} {
-		files, err := filepath.Glob(filepath.Join("testdata", dir, "*.md"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Fatalf("no tests in testdata/%s", dir)
-		}
-		for _, file := range files {
-			name := dir + "/" + filepath.Base(file)
+		for _, file := range testfs.Files(t, filepath.Join("testdata", dir, "*.md")) {
+			name, text := dir+"/"+filepath.Base(file.Path), file.Text
 			t.Run(name, func(t *testing.T) {
-				text, err := os.ReadFile(file)
-				if err != nil {
-					t.Fatal(err)
-				}
 				root, probs := parsePage(t, text)
 				if len(probs) > 0 {
 					t.Fatalf("parse: %v", probs)
@@ -182,7 +171,7 @@ func TestData(t *testing.T) {
 					}
 					return
 				}
-				golden := strings.TrimSuffix(file, ".md") + ".out"
+				golden := strings.TrimSuffix(file.Path, ".md") + ".out"
 				testfs.Golden(t, golden, got, *update)
 			})
 		}

@@ -3,7 +3,6 @@ package docmeta_test
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 func compileEvalsSchema(t *testing.T) *jsonschema.Schema {
@@ -76,13 +76,8 @@ func TestSchemaAgrees(t *testing.T) {
 		text []byte
 	}
 	var examples []example
-	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.md"))
-	for _, f := range files {
-		text, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		examples = append(examples, example{f, text})
+	for _, f := range testfs.Files(t, filepath.Join("testdata", "*", "*.md")) {
+		examples = append(examples, example{f.Path, f.Text})
 	}
 	for _, fm := range []string{
 		"title: x",

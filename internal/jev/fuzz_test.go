@@ -1,12 +1,12 @@
 package jev
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // checkResults fails on a result that is malformed: an unregistered code, a
@@ -30,17 +30,9 @@ func checkResults(t *testing.T, file string, text []byte, rs []diag.Result) {
 }
 
 func seedFiles(f *testing.F, pattern string) [][]byte {
-	files, err := filepath.Glob(filepath.Join("testdata", pattern))
-	if err != nil || len(files) == 0 {
-		f.Fatalf("no seeds %s: %v", pattern, err)
-	}
 	var out [][]byte
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		out = append(out, b)
+	for _, file := range testfs.Files(f, filepath.Join("testdata", pattern)) {
+		out = append(out, file.Text)
 	}
 	return out
 }

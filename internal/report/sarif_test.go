@@ -15,6 +15,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // sarifEdgeReport is a changed-files run with a category and notices, and
@@ -145,19 +146,12 @@ func TestSARIFGolden(t *testing.T) {
 // TestSARIFSchemaGoldens validates every SARIF file of testdata, the goldens
 // included, against evalgate's SARIF subset schema.
 func TestSARIFSchemaGoldens(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.sarif"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := testfs.Files(t, filepath.Join("testdata", "*.sarif"))
 	if len(files) < 4 {
 		t.Fatalf("found %d SARIF files in testdata, want the goldens", len(files))
 	}
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		validateSARIF(t, f, b)
+		validateSARIF(t, f.Path, f.Text)
 	}
 }
 

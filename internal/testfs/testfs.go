@@ -3,6 +3,7 @@
 package testfs
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -21,6 +22,35 @@ func Write(t testing.TB, root string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// File is a file of a test's data, as Files reads it.
+type File struct {
+	Path string // as the pattern matched it
+	Text []byte
+}
+
+// Files reads the files matching pattern (filepath.Glob's syntax) in name
+// order. A pattern that matches nothing fails t: a data-driven test or a fuzz
+// corpus never passes for want of data.
+func Files(t testing.TB, pattern string) []File {
+	t.Helper()
+	paths, err := filepath.Glob(pattern)
+	if err == nil && len(paths) == 0 {
+		err = errors.New("no file matches")
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", pattern, err)
+	}
+	files := make([]File, len(paths))
+	for i, p := range paths {
+		text, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[i] = File{p, text}
+	}
+	return files
 }
 
 // Tree is Write into a new temporary folder, which it returns.

@@ -3,6 +3,8 @@ package testfs
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"testing"
 )
 
@@ -26,6 +28,27 @@ func TestTreeAndGolden(t *testing.T) {
 	}
 }
 
+func TestFiles(t *testing.T) {
+	root := Tree(t, map[string]string{"b.md": "two", "a.md": "one", "c.txt": "other"})
+	files := Files(t, filepath.Join(root, "*.md"))
+	want := []File{{filepath.Join(root, "a.md"), []byte("one")}, {filepath.Join(root, "b.md"), []byte("two")}}
+	if !reflect.DeepEqual(files, want) {
+		t.Errorf("Files = %q, want %q", files, want)
+	}
+	for _, pattern := range []string{filepath.Join(root, "*.yaml"), "["} {
+		probe := &recorder{TB: t}
+		done := make(chan struct{})
+		go func() { // Fatalf ends this goroutine, not the test
+			defer close(done)
+			Files(probe, pattern)
+		}()
+		<-done
+		if !probe.failed {
+			t.Errorf("Files(%q) does not fail", pattern)
+		}
+	}
+}
+
 // recorder is a testing.TB that records a failure instead of failing.
 type recorder struct {
 	testing.TB
@@ -34,3 +57,5 @@ type recorder struct {
 
 func (r *recorder) Helper()               { r.TB.Helper() }
 func (r *recorder) Errorf(string, ...any) { r.failed = true }
+func (r *recorder) Fatal(...any)          { r.failed = true; runtime.Goexit() }
+func (r *recorder) Fatalf(string, ...any) { r.failed = true; runtime.Goexit() }
