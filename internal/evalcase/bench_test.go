@@ -159,36 +159,32 @@ func decodeOnly(b *testing.B, root string, maps bool) {
 	}
 }
 
-// BenchmarkCheck100k checks 100,000 cases against 100,000 candidates
-// (results streamed and counted, not kept).
-func BenchmarkCheck100k(b *testing.B) {
+// bench100k times run over the files of benchFiles(b, 100_000), once per
+// iteration, their size counted as the bytes of each.
+func bench100k(b *testing.B, run func(root string)) {
 	root, size := benchFiles(b, 100_000)
 	b.SetBytes(size)
 	b.ResetTimer()
 	for range b.N {
-		streamCount(b, root)
+		run(root)
 	}
+}
+
+// BenchmarkCheck100k checks 100,000 cases against 100,000 candidates
+// (results streamed and counted, not kept).
+func BenchmarkCheck100k(b *testing.B) {
+	bench100k(b, func(root string) { streamCount(b, root) })
 }
 
 // BenchmarkDecodeStructs100k is the baseline: the same two files decoded
 // line by line into typed structs.
 func BenchmarkDecodeStructs100k(b *testing.B) {
-	root, size := benchFiles(b, 100_000)
-	b.SetBytes(size)
-	b.ResetTimer()
-	for range b.N {
-		decodeOnly(b, root, false)
-	}
+	bench100k(b, func(root string) { decodeOnly(b, root, false) })
 }
 
 // BenchmarkDecodeMaps100k is the baseline into map[string]any.
 func BenchmarkDecodeMaps100k(b *testing.B) {
-	root, size := benchFiles(b, 100_000)
-	b.SetBytes(size)
-	b.ResetTimer()
-	for range b.N {
-		decodeOnly(b, root, true)
-	}
+	bench100k(b, func(root string) { decodeOnly(b, root, true) })
 }
 
 // BenchmarkCheckVsDecode runs the check and both baselines on the same

@@ -25,20 +25,10 @@ func scanPrintf(s string, i int) (token, bool) {
 	if j < len(s) && s[j] == '%' {
 		return escapeToken(s, i, 2), true
 	}
-	pos := ""
 	if k := digitsEnd(s, j); k > j && k < len(s) && s[k] == '$' && s[j] != '0' {
-		pos, j = s[j:k], k+1
+		j = k + 1 // %n$
 	}
-	j, ok := specEnd(s, j, printfFlags, printfConvs, true)
-	if !ok {
-		return token{}, false
-	}
-	t := token{Text: s[i : j+1], Off: i, Kind: kindPrintf, Order: orderFixed, Base: "%"}
-	t.ID = t.Text
-	if pos != "" {
-		t.Order, t.Base = orderFree, t.Text[:len("%")+len(pos)+len("$")] // %n$, without allocating
-	}
-	return t, true
+	return percentSpec(s, i, j, kindPrintf, printfFlags, printfConvs, true)
 }
 
 // scanPythonPercent reads Python's %(name)conv, %conv or %% at s[i] == '%'.
@@ -48,22 +38,30 @@ func scanPythonPercent(s string, i int) (token, bool) {
 	if j < len(s) && s[j] == '%' {
 		return escapeToken(s, i, 2), true
 	}
-	name := ""
 	if j < len(s) && s[j] == '(' {
 		end := strings.IndexAny(s[j+1:], "()%\n")
 		if end <= 0 || s[j+1+end] != ')' {
 			return token{}, false
 		}
-		name, j = s[j+1:j+1+end], j+1+end+1
+		j += 1 + end + 1 // %(name), the name not empty
 	}
-	j, ok := specEnd(s, j, pythonFlags, pythonConvs, false)
+	return percentSpec(s, i, j, kindPython, pythonFlags, pythonConvs, false)
+}
+
+// percentSpec reads the rest of a %-conversion at s[i] == '%' whose
+// argument (%n$ or %(name); none when j == i+1) ends before s[j]: its spec,
+// as specEnd reads it. One with an argument can be reordered, and its Base
+// is s[i:j], the % and the argument, without allocating; one without cannot.
+func percentSpec(s string, i, j int, kind tokKind, flags, convs string, cLengths bool) (token, bool) {
+	arg := j
+	j, ok := specEnd(s, j, flags, convs, cLengths)
 	if !ok {
 		return token{}, false
 	}
-	t := token{Text: s[i : j+1], Off: i, Kind: kindPython, Order: orderFixed, Base: "%"}
+	t := token{Text: s[i : j+1], Off: i, Kind: kind, Order: orderFixed, Base: "%"}
 	t.ID = t.Text
-	if name != "" {
-		t.Order, t.Base = orderFree, t.Text[:len("%(")+len(name)+len(")")]
+	if arg > i+1 {
+		t.Order, t.Base = orderFree, s[i:arg]
 	}
 	return t, true
 }
