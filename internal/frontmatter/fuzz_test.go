@@ -43,10 +43,22 @@ func fuzzSeeds() []string {
 	}
 }
 
-func FuzzSplit(f *testing.F) {
-	for _, s := range fuzzSeeds() {
+// addSeeds adds each seed to f's corpus.
+func addSeeds(f *testing.F, seeds []string) {
+	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
+}
+
+// watchdog starts a timer that panics, naming src, unless it is stopped
+// within 10s: the fuzzer has no per-input timeout, and a hang must crash the
+// worker so that the input is kept as a crasher.
+func watchdog(src []byte) *time.Timer {
+	return time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("parsing %q takes more than 10s", src)) })
+}
+
+func FuzzSplit(f *testing.F) {
+	addSeeds(f, fuzzSeeds())
 	f.Fuzz(func(t *testing.T, src []byte) {
 		d := Split(src)
 		checkSplit(t, src, d)
@@ -82,14 +94,9 @@ func FuzzSplit(f *testing.F) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, s := range fuzzSeeds() {
-		f.Add([]byte(s))
-	}
+	addSeeds(f, fuzzSeeds())
 	f.Fuzz(func(t *testing.T, src []byte) {
-		// The fuzzer has no per-input timeout; a hang must crash the worker
-		// so that the input is kept as a crasher.
-		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("parsing %q takes more than 10s", src)) })
-		defer watchdog.Stop()
+		defer watchdog(src).Stop()
 		widths := lineWidths(src)
 		d := Split(src)
 		n, problems := Parse(d)
@@ -159,12 +166,9 @@ func tomlSeeds() []string {
 
 // FuzzParseTOML fuzzes the TOML reader on its own, from TOML seeds (FuzzParse starts from YAML pages).
 func FuzzParseTOML(f *testing.F) {
-	for _, s := range tomlSeeds() {
-		f.Add([]byte(s))
-	}
+	addSeeds(f, tomlSeeds())
 	f.Fuzz(func(t *testing.T, src []byte) {
-		watchdog := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("parsing %q takes more than 10s", src)) })
-		defer watchdog.Stop()
+		defer watchdog(src).Stop()
 		n, problems := ParseTOML(src, 1)
 		checkParse(t, "ParseTOML", lineWidths(src), n, problems)
 	})

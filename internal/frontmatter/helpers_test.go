@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
@@ -18,6 +20,55 @@ func parsePage(t *testing.T, src string) (*Node, []diag.Problem) {
 		t.Fatalf("no frontmatter in %q", src)
 	}
 	return Parse(d)
+}
+
+// posCheck is a position expected in a tree: the Pos of the value at path
+// (see at), or with key the KeyPos of path's last key.
+type posCheck struct {
+	path []string
+	key  bool
+	want diag.Pos
+}
+
+// checkPositions reports each check whose position n does not have.
+func checkPositions(t *testing.T, n *Node, checks []posCheck) {
+	t.Helper()
+	for _, c := range checks {
+		var got diag.Pos
+		if c.key {
+			got = keyPos(t, n, c.path...)
+		} else {
+			got = at(t, n, c.path...).Pos
+		}
+		if got != c.want {
+			t.Errorf("%v (key %v): position %v, want %v", c.path, c.key, got, c.want)
+		}
+	}
+}
+
+// pageProblem is a page whose frontmatter does not parse, with the one
+// problem Parse reports for it.
+type pageProblem struct {
+	name string
+	page string
+	want diag.Problem
+}
+
+// testPageProblems checks, in a subtest for each, that a page parses to no
+// node and exactly its problem.
+func testPageProblems(t *testing.T, tests []pageProblem) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, problems := parsePage(t, tt.page)
+			if n != nil {
+				t.Errorf("node = %s, want nil", n.TypeName())
+			}
+			if diff := cmp.Diff([]diag.Problem{tt.want}, problems); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
 
 // at follows keys (for Maps) and "[i]" indices (for Lists) from n.

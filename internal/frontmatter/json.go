@@ -380,16 +380,31 @@ func (p *jsonParser) number() *Node {
 func (p *jsonParser) str() (string, bool) {
 	p.i++ // "
 	start := p.i
-	// Fast path: no escape, and nothing to check but the closing quote, controls and UTF-8.
+	// Fast path: no escape, and nothing to check but the closing quote, controls and UTF-8. From a
+	// string's first backslash on, jsonstr decodes it; one it cannot decode is walked on from there,
+	// escape by escape, to its first fault.
+	faulty := false
 	for p.i < len(p.text) {
 		c := p.text[p.i]
 		switch {
 		case c == '"':
+			if faulty {
+				p.unexpected("in a string") // not reached: the string would have decoded
+				return "", false
+			}
 			s := string(p.text[start:p.i])
 			p.i++
 			return s, true
 		case c == '\\':
-			return p.strEscaped(start)
+			if !faulty {
+				if s, ok := p.strEscaped(start); ok {
+					return s, true
+				}
+				faulty = true
+			}
+			if !p.escape() {
+				return "", false
+			}
 		case c < 0x20:
 			p.unexpected("in a string (write it as an escape)")
 			return "", false
@@ -408,9 +423,9 @@ func (p *jsonParser) str() (string, bool) {
 	return "", false
 }
 
-// strEscaped goes on with a string from its first backslash; start is the offset after the opening
-// quote. jsonstr decodes a well-formed string (a surrogate pair is one character, a lone surrogate
-// U+FFFD); one that is not is read again by stringFault, which stops at its fault.
+// strEscaped decodes the string whose first backslash is at p.i; start is the offset after the
+// opening quote. jsonstr decodes a well-formed string (a surrogate pair is one character, a lone
+// surrogate U+FFFD) and p.i moves past it; for one that is not, it reports false and p.i stays.
 func (p *jsonParser) strEscaped(start int) (string, bool) {
 	if end := jsonstr.End(p.text, start-1); end >= 0 && utf8.Valid(p.text[start:end]) {
 		if s, ok := jsonstr.Unquote(p.text[start-1 : end]); ok {
@@ -418,51 +433,30 @@ func (p *jsonParser) strEscaped(start int) (string, bool) {
 			return s, true
 		}
 	}
-	p.stringFault()
 	return "", false
 }
 
-// stringFault reports the first fault of the string whose first backslash is at p.i.
-func (p *jsonParser) stringFault() {
-	for p.i < len(p.text) {
-		switch c := p.text[p.i]; {
-		case c == '\\':
-			if p.i+1 >= len(p.text) {
-				p.i++
-				p.unexpected("in an escape")
-				return
-			}
-			esc := p.text[p.i+1]
-			p.i += 2
-			switch esc {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if _, ok := p.hex4(); !ok {
-					return
-				}
-			default:
-				p.i--
-				p.unexpected("after '\\' in a string (not an escape)")
-				return
-			}
-		case c == '"':
-			p.unexpected("in a string") // not reached: the string would have decoded
-			return
-		case c < 0x20:
-			p.unexpected("in a string (write it as an escape)")
-			return
-		case c < utf8.RuneSelf:
-			p.i++
-		default:
-			r, size := utf8.DecodeRune(p.text[p.i:])
-			if r == utf8.RuneError && size == 1 {
-				p.unexpected("in a string")
-				return
-			}
-			p.i += size
-		}
+// escape steps over the escape whose backslash is at p.i; it reports the escape's fault and false
+// when it is not one of JSON's.
+func (p *jsonParser) escape() bool {
+	if p.i+1 >= len(p.text) {
+		p.i++
+		p.unexpected("in an escape")
+		return false
 	}
-	p.unexpected("in a string, where its closing '\"' should be")
+	esc := p.text[p.i+1]
+	p.i += 2
+	switch esc {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+	case 'u':
+		_, ok := p.hex4()
+		return ok
+	default:
+		p.i--
+		p.unexpected("after '\\' in a string (not an escape)")
+		return false
+	}
+	return true
 }
 
 // hex4 reads the four hex digits of a \u escape.

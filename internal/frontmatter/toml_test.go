@@ -114,12 +114,7 @@ func TestTOMLPositions(t *testing.T) {
 	if len(problems) > 0 {
 		t.Fatal(problems)
 	}
-	type check struct {
-		path []string
-		key  bool
-		want diag.Pos
-	}
-	checks := []check{
+	checkPositions(t, n, []posCheck{
 		{nil, false, diag.Pos{Line: 2, Col: 1}},
 		{[]string{"title"}, true, diag.Pos{Line: 2, Col: 1}},
 		{[]string{"title"}, false, diag.Pos{Line: 2, Col: 9}},
@@ -148,18 +143,7 @@ func TestTOMLPositions(t *testing.T) {
 		{[]string{"evals", "[1]"}, false, diag.Pos{Line: 20, Col: 1}},
 		{[]string{"evals", "[1]", "id"}, true, diag.Pos{Line: 21, Col: 1}},
 		{[]string{"evals", "[1]", "id"}, false, diag.Pos{Line: 21, Col: 6}},
-	}
-	for _, c := range checks {
-		var got diag.Pos
-		if c.key {
-			got = keyPos(t, n, c.path...)
-		} else {
-			got = at(t, n, c.path...).Pos
-		}
-		if got != c.want {
-			t.Errorf("%v (key %v): position %v, want %v", c.path, c.key, got, c.want)
-		}
-	}
+	})
 	if at(t, n, "notes").Text != "fake = 1\n[fake]\n" || n.Get("fake") != nil {
 		t.Errorf("the multi-line string was scanned as TOML")
 	}
@@ -181,11 +165,7 @@ func TestTOMLPositionsCRLFAndBOM(t *testing.T) {
 }
 
 func TestTOMLProblems(t *testing.T) {
-	tests := []struct {
-		name string
-		page string
-		want diag.Problem
-	}{
+	testPageProblems(t, []pageProblem{
 		{"duplicate key", "+++\na = 1\nb = 2\na = 3\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 4, Col: 1}, Code: "duplicate_key", Message: "key 'a' has already been defined"}},
 		{"duplicate table", "+++\n[t]\nx = 1\n[t]\ny = 2\n+++\n",
@@ -206,18 +186,7 @@ func TestTOMLProblems(t *testing.T) {
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 8}, Code: "syntax_error", Message: "expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead"}},
 		{"nesting", "+++\na = " + strings.Repeat("[", 2000) + "\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 4 + 1000}, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			n, problems := parsePage(t, tt.page)
-			if n != nil {
-				t.Errorf("node = %s, want nil", n.TypeName())
-			}
-			if diff := cmp.Diff([]diag.Problem{tt.want}, problems); diff != "" {
-				t.Errorf("problems (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 func TestTOMLErrorInsideCharacter(t *testing.T) {

@@ -348,21 +348,8 @@ func (s *tomlScan) deeper(depth int) bool {
 
 // items reads an array's items after its "[".
 func (s *tomlScan) items(id pathID, depth int) {
-	for n := 0; s.stop.Line == 0; {
-		s.skipBlank()
-		if s.eof() {
-			return
-		}
-		switch s.text[s.i] {
-		case ']':
-			s.i++
-			return
-		case ',':
-			s.i++
-			continue
-		}
+	for n := 0; s.member(']'); n++ {
 		item := s.child(id, "", n)
-		n++
 		at := s.pos()
 		s.place(item, at, at)
 		start := s.i
@@ -376,25 +363,36 @@ func (s *tomlScan) items(id pathID, depth int) {
 // inlineTable reads an inline table's entries after its "{". TOML 1.1
 // allows line breaks and a trailing comma inside.
 func (s *tomlScan) inlineTable(id pathID, depth int) {
-	for s.stop.Line == 0 {
-		s.skipBlank()
-		if s.eof() {
-			return
-		}
-		switch s.text[s.i] {
-		case '}':
-			s.i++
-			return
-		case ',':
-			s.i++
-			continue
-		}
+	for s.member('}') {
 		start := s.i
 		s.keyval(id, depth)
 		if s.i == start {
 			s.i++
 		}
 	}
+}
+
+// member moves past blanks, comments and commas to the next member of an
+// array or inline table and reports whether there is one: not when the scan
+// has stopped, at the end of the text, or after end, the collection's "]"
+// or "}".
+func (s *tomlScan) member(end byte) bool {
+	for s.stop.Line == 0 {
+		s.skipBlank()
+		if s.eof() {
+			return false
+		}
+		switch s.text[s.i] {
+		case end:
+			s.i++
+			return false
+		case ',':
+			s.i++
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 // str skips a string of any of TOML's four kinds, starting at its quote.

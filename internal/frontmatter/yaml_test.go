@@ -161,20 +161,15 @@ func TestYAMLTagMismatch(t *testing.T) {
 }
 
 func TestYAMLPositions(t *testing.T) {
-	type check struct {
-		path []string
-		key  bool // KeyPos of the last key instead of the value's Pos
-		want diag.Pos
-	}
 	tests := []struct {
 		name   string
 		page   string
-		checks []check
+		checks []posCheck
 	}{
 		{
 			name: "keys and values",
 			page: "---\ntitle: Hello\nevals:\n  - id: a\n    weight: 2\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"title"}, true, diag.Pos{Line: 2, Col: 1}},
 				{[]string{"title"}, false, diag.Pos{Line: 2, Col: 8}},
 				{[]string{"evals"}, false, diag.Pos{Line: 4, Col: 3}}, // a block list: its first "-"
@@ -186,14 +181,14 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "root is its first key",
 			page: "---\n# comment\n\nfirst: 1\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{nil, false, diag.Pos{Line: 4, Col: 1}},
 			},
 		},
 		{
 			name: "list at the parent's indentation",
 			page: "---\nevals:\n- a\n- b\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"evals"}, false, diag.Pos{Line: 3, Col: 1}},
 				{[]string{"evals", "[1]"}, false, diag.Pos{Line: 4, Col: 3}},
 			},
@@ -201,7 +196,7 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "columns count code points after non-ASCII text",
 			page: "---\nété: «ü»\nk: [é, 日本, {b: ✓}]\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"été"}, false, diag.Pos{Line: 2, Col: 6}},
 				{[]string{"k", "[1]"}, false, diag.Pos{Line: 3, Col: 8}},
 				{[]string{"k", "[2]"}, false, diag.Pos{Line: 3, Col: 12}}, // a flow mapping: its "{"
@@ -213,7 +208,7 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "crlf",
 			page: "---\r\na: 1\r\nb:\r\n  c: 2\r\n---\r\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"b", "c"}, true, diag.Pos{Line: 4, Col: 3}},
 				{[]string{"b", "c"}, false, diag.Pos{Line: 4, Col: 6}},
 				{[]string{"b"}, false, diag.Pos{Line: 4, Col: 3}}, // a block mapping: its first key
@@ -222,7 +217,7 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "bom page",
 			page: "\ufeff---\na: 1\nb: x\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"a"}, true, diag.Pos{Line: 2, Col: 1}},
 				{[]string{"b"}, false, diag.Pos{Line: 3, Col: 4}},
 			},
@@ -230,7 +225,7 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "empty value after its colon",
 			page: "---\na:\nb: 1\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"a"}, false, diag.Pos{Line: 2, Col: 3}},
 			},
 		},
@@ -238,7 +233,7 @@ func TestYAMLPositions(t *testing.T) {
 			// yaml.v3 breaks lines at U+2028 and at a lone "\r"; the file does not.
 			name: "line separators inside strings",
 			page: "---\na: \"x\u2028y\"\nb: 'p\rq'\nc: é\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"b"}, true, diag.Pos{Line: 3, Col: 1}},
 				{[]string{"b"}, false, diag.Pos{Line: 3, Col: 4}},
 				{[]string{"c"}, false, diag.Pos{Line: 4, Col: 4}},
@@ -247,7 +242,7 @@ func TestYAMLPositions(t *testing.T) {
 		{
 			name: "anchors and tags start their node",
 			page: "---\na: &x 1\nb: !!str 2\n---\n",
-			checks: []check{
+			checks: []posCheck{
 				{[]string{"a"}, false, diag.Pos{Line: 2, Col: 4}},
 				{[]string{"b"}, false, diag.Pos{Line: 3, Col: 4}},
 			},
@@ -259,17 +254,7 @@ func TestYAMLPositions(t *testing.T) {
 			if len(problems) > 0 {
 				t.Fatalf("problems: %v", problems)
 			}
-			for _, c := range tt.checks {
-				var got diag.Pos
-				if c.key {
-					got = keyPos(t, n, c.path...)
-				} else {
-					got = at(t, n, c.path...).Pos
-				}
-				if got != c.want {
-					t.Errorf("%v (key %v): position %v, want %v", c.path, c.key, got, c.want)
-				}
-			}
+			checkPositions(t, n, tt.checks)
 		})
 	}
 }
@@ -456,28 +441,13 @@ func indentedMappings(depth int) string {
 }
 
 func TestYAMLSyntaxErrors(t *testing.T) {
-	tests := []struct {
-		name string
-		page string
-		want diag.Problem
-	}{
+	testPageProblems(t, []pageProblem{
 		{"missing colon", "---\na: 1\nb: 2\nc 2\nd: 3\n---\n", diag.Problem{Pos: diag.Pos{Line: 4, Col: 1}, Code: "syntax_error", Message: "could not find expected ':'"}},
 		{"unclosed flow", "---\na: [\n---\n", diag.Problem{Pos: diag.Pos{Line: 2, Col: 4}, Code: "syntax_error", Message: "did not find expected node content"}},
 		{"bad list indent on line 5", "---\nevals:\n  - id: a\n    grader: command\n   - id: b\n---\n",
 			diag.Problem{Pos: diag.Pos{Line: 5, Col: 4}, Code: "syntax_error", Message: "did not find expected '-' indicator"}},
 		{"control character", "---\na: ok\nb: x\x01\n---\n", diag.Problem{Pos: diag.Pos{Line: 3, Col: 5}, Code: "syntax_error", Message: "control characters are not allowed"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			n, problems := parsePage(t, tt.page)
-			if n != nil {
-				t.Errorf("node = %s, want nil", n.TypeName())
-			}
-			if diff := cmp.Diff([]diag.Problem{tt.want}, problems); diff != "" {
-				t.Errorf("problems (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }
 
 // TestYAMLSyntaxErrorPositions pins where a syntax error is reported: the

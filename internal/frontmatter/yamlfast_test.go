@@ -125,12 +125,8 @@ func TestFastYAML(t *testing.T) {
 // FuzzFastYAML: wherever the fast path takes a text, yaml.v3 reads the same tree from it, with the
 // same positions, and finds nothing wrong.
 func FuzzFastYAML(f *testing.F) {
-	for _, s := range fastSeeds {
-		f.Add([]byte(s))
-	}
-	for _, s := range fuzzSeeds() {
-		f.Add([]byte(s))
-	}
+	addSeeds(f, fastSeeds)
+	addSeeds(f, fuzzSeeds())
 	f.Fuzz(func(t *testing.T, src []byte) {
 		checkFast(t, src, 1)
 	})
