@@ -1,13 +1,10 @@
 package config_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -43,18 +40,7 @@ func TestSchemaAgrees(t *testing.T) {
 	if !json.Valid(raw) {
 		t.Fatal("ConfigJSONSchema is not JSON")
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("config.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("config.json")
-	if err != nil {
-		t.Fatalf("the exported schema does not compile: %v", err)
-	}
+	sch := testfs.Schema(t, raw)
 
 	type example struct{ name, text string }
 	var examples []example

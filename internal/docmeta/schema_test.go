@@ -20,21 +20,7 @@ func compileEvalsSchema(t *testing.T) *jsonschema.Schema {
 	if !json.Valid(raw) || !bytes.HasSuffix(raw, []byte("}\n")) {
 		t.Fatalf("EvalsJSONSchema is not one JSON document ending in a newline")
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	if err := c.AddResource("evals.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("evals.json")
-	if err != nil {
-		t.Fatalf("the exported schema does not compile: %v", err)
-	}
-	return sch
+	return testfs.Schema(t, raw)
 }
 
 // beyondSchema reports whether a page's faults include one JSON Schema

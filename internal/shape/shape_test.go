@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // parse reads a YAML value for a test.
@@ -134,18 +133,7 @@ func TestSchemaAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sample.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sample.json")
-	if err != nil {
-		t.Fatalf("the export does not compile: %v\n%s", err, raw)
-	}
+	sch := testfs.Schema(t, raw)
 	for _, src := range []string{
 		"name: abc", "[1]", "level: low", "name: Abc", "name: a\nlevel: mid", "name: a\nruns: 0",
 		"name: a\nruns: 2.5", "name: a\nruns: 3.0", "name: a\ncodes: []", "name: a\ncodes: [1, 2]",

@@ -3,10 +3,13 @@
 package testfs
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Write writes files (a slash-separated path under root → its text),
@@ -51,6 +54,28 @@ func Files(t testing.TB, pattern string) []File {
 		files[i] = File{p, text}
 	}
 	return files
+}
+
+// Schema compiles raw, an exported JSON Schema document, as Draft 2020-12
+// with formats asserted; a document that is not JSON or does not compile
+// fails t.
+func Schema(t testing.TB, raw []byte) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("the schema is not JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	if err := c.AddResource("schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("schema.json")
+	if err != nil {
+		t.Fatalf("the exported schema does not compile: %v\n%s", err, raw)
+	}
+	return sch
 }
 
 // Tree is Write into a new temporary folder, which it returns.
