@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
 // MaxLine is the longest JSONL line evalgate reads, without its line
@@ -15,9 +17,6 @@ const MaxLine = 16 << 20
 // readBuf is the size of the buffered reader: lines shorter than this are
 // handed out without a copy.
 const readBuf = 64 << 10
-
-// bom is the UTF-8 byte order mark, accepted at the start of a file.
-var bom = []byte{0xEF, 0xBB, 0xBF}
 
 // rawLine is one line of a JSONL file.
 type rawLine struct {
@@ -111,9 +110,10 @@ func (lr *lineReader) next() (rawLine, bool) {
 	}
 	text = bytes.TrimSuffix(text, []byte("\n"))
 	text = bytes.TrimSuffix(text, []byte("\r"))
-	if ln.No == 1 && bytes.HasPrefix(text, bom) {
-		text = text[len(bom):]
-		ln.Off += int64(len(bom))
+	if ln.No == 1 {
+		rest, _ := frontmatter.CutBOM(text)
+		ln.Off += int64(len(text) - len(rest))
+		text = rest
 	}
 	if len(text) > lr.limit {
 		ln.TooLarge = true

@@ -51,6 +51,10 @@ type Document struct {
 // utf8BOM is the byte order mark a file may start with (README "Which files are checked").
 var utf8BOM = []byte("\xEF\xBB\xBF")
 
+// CutBOM returns text without its leading byte order mark, and whether it had one: frontmatter,
+// EvalCase and jev files may all start with one.
+func CutBOM(text []byte) ([]byte, bool) { return bytes.CutPrefix(text, utf8BOM) }
+
 // Split finds the frontmatter at the very start of src (README "Which files are checked"): an
 // optional UTF-8 BOM, then a line that is exactly "---" (YAML) or "+++"
 // (TOML), closed by the next line that is "---" or "..." (YAML) or "+++"

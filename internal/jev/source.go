@@ -20,9 +20,6 @@ const MaxJSON = 16 << 20
 // each of its lines is also bounded by MaxJSON.
 const MaxJSONL = 256 << 20
 
-// bom is the UTF-8 byte order mark; a leading one is skipped.
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
 // node is a positioned JSON value of frontmatter.ParseJSON.
 type node = frontmatter.Node
 
@@ -48,10 +45,7 @@ type unit struct {
 // newSource starts reading text; it returns text without a leading BOM.
 func newSource(file string, text []byte) (*source, []byte) {
 	s := &source{file: file}
-	if bytes.HasPrefix(text, bom) {
-		s.bom = true
-		text = text[len(bom):]
-	}
+	text, s.bom = frontmatter.CutBOM(text)
 	return s, text
 }
 
