@@ -155,7 +155,7 @@ func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 	at += len(`"results": [`)
 	bw.Write(guardJSON(head[:at]))
 	first := true
-	var one, guarded []byte
+	var one []byte
 	for res := range results.All() {
 		sep := ",\n    "
 		if first {
@@ -166,12 +166,7 @@ func writeReportJSON(w io.Writer, out jsonReport, results *Results) error {
 			return err
 		}
 		bw.WriteString(sep)
-		if out, escaped := appendGuardedJSON(guarded[:0], one); escaped {
-			guarded = out
-			bw.Write(out)
-		} else {
-			bw.Write(one)
-		}
+		bw.Write(one) // guarded as it was written
 	}
 	if err := results.Err(); err != nil {
 		return err

@@ -13,11 +13,12 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// appendResultJSON appends res as the JSON report writes a result, indented under "results" (the
-// bytes encoding/json writes for toJSONResult(res) with the prefix "    ", without the final
-// newline). The JSON report of a run of 100,000 results spends most of its time here, so the fixed
-// fields are written directly; the evidence goes through encoding/json. FuzzResultJSON checks that
-// the two agree.
+// appendResultJSON appends res as the JSON report writes a result, indented under "results": the
+// bytes encoding/json writes for toJSONResult(res) with the prefix "    ", without the final newline,
+// guarded as guardJSON guards them. The JSON report of a run of 100,000 results spends most of its
+// time here, so the fields are written directly and every string is guarded as it is quoted; what
+// evidence holds beyond the types appendValueJSON knows goes through encoding/json and guardJSON.
+// FuzzResultJSON checks that the two agree.
 func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 	const in = "\n      "
 	field := func(name string) {
@@ -26,7 +27,7 @@ func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 		b = append(b, name...)
 		b = append(b, `": `...)
 	}
-	str := func(name, s string) { field(name); b = appendJSONString(b, s) }
+	str := func(name, s string) { field(name); b = appendJSONString(b, s, true) }
 	opt := func(name, s string) {
 		if s == "" {
 			field(name)
@@ -100,7 +101,7 @@ func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 		b = append(b, "{}"...)
 	} else {
 		var err error
-		if b, err = appendValueJSON(b, res.Evidence, 3); err != nil {
+		if b, err = appendValueJSON(b, res.Evidence, 3, true); err != nil {
 			return b, err
 		}
 	}
@@ -118,16 +119,33 @@ func appendResultJSON(b []byte, res *diag.Result) ([]byte, error) {
 
 // appendJSONString appends s quoted as encoding/json quotes a string without HTML escaping: `"` and
 // `\` escaped, control characters as \n, \r, \t, \b, \f or \u00XX, U+2028 and U+2029 as \u2028 and
-// \u2029, and every invalid byte as \ufffd.
-func appendJSONString(b []byte, s string) []byte {
+// \u2029, and every invalid byte as \ufffd. With guard it also makes guardJSON's escapes as it goes
+// (DEL, escapedRune's characters and U+FFFD as \uNNNN, "##[" as #\u0023[): the bytes guardJSON
+// would make of the quoted string, without a second pass over them.
+func appendJSONString(b []byte, s string, guard bool) []byte {
 	const hex = "0123456789abcdef"
+	plain := &jsonStringPlain
+	if guard {
+		plain = &guardedStringPlain
+	}
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if plain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
+			if c == '#' { // only when guarding
+				if !strings.HasPrefix(s[i:], "##[") {
+					i++
+					continue
+				}
+				b = append(b, s[start:i]...)
+				b = append(b, `#\u0023[`...)
+				i += len("##[")
+				start = i
 				continue
 			}
 			b = append(b, s[start:i]...)
@@ -144,24 +162,17 @@ func appendJSONString(b []byte, s string) []byte {
 				b = append(b, `\b`...)
 			case '\f':
 				b = append(b, `\f`...)
-			default:
+			default: // a control character, or DEL when guarding
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
 			i++
 			start = i
 			continue
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		r, size := utf8.DecodeRuneInString(s[i:]) // an invalid byte is U+FFFD, size 1
+		if r == '\u2028' || r == '\u2029' || r == utf8.RuneError && size == 1 || guard && (escapedRune(r) || r == utf8.RuneError) {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 			i += size
 			start = i
 			continue
@@ -172,18 +183,28 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// jsonStringPlain marks the bytes appendJSONString copies as they are; guardedStringPlain, those it
+// copies when guarding.
+var jsonStringPlain, guardedStringPlain = func() (plain, guarded [256]bool) {
+	for c := byte(0x20); c < utf8.RuneSelf; c++ {
+		plain[c] = c != '"' && c != '\\'
+		guarded[c] = plain[c] && c != 0x7f && c != '#'
+	}
+	return plain, guarded
+}()
+
 // AppendJSON appends v as encoding/json marshals it, compact, HTML characters as they are; the
 // types evidence holds are written directly. For the JSONL of `evalgate cases`.
-func AppendJSON(b []byte, v any) ([]byte, error) { return appendValueJSON(b, v, -1) }
+func AppendJSON(b []byte, v any) ([]byte, error) { return appendValueJSON(b, v, -1, false) }
 
 // AppendJSONString appends s quoted as AppendJSON quotes a string.
-func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s) }
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, false) }
 
 // appendValueJSON appends evidence value v as encoding/json writes it indented by two spaces, the
 // value's own line at depth levels, or compact when depth is negative: map keys sorted, HTML
-// characters as they are. The types evidence holds are written directly; any other goes through
-// encoding/json.
-func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
+// characters as they are, guarded as guardJSON guards them when guard is set. The types evidence
+// holds are written directly; any other goes through encoding/json.
+func appendValueJSON(b []byte, v any, depth int, guard bool) ([]byte, error) {
 	inner, colon := depth+1, ": "
 	if depth < 0 {
 		inner, colon = depth, ":"
@@ -201,7 +222,7 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case string:
-		return appendJSONString(b, x), nil
+		return appendJSONString(b, x, guard), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case int:
@@ -222,7 +243,7 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 			}
 			newline(inner)
 			var err error
-			if b, err = appendValueJSON(b, e, inner); err != nil {
+			if b, err = appendValueJSON(b, e, inner, guard); err != nil {
 				return b, err
 			}
 		}
@@ -241,9 +262,9 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 				b = append(b, ',')
 			}
 			newline(inner)
-			b = append(appendJSONString(b, k), colon...)
+			b = append(appendJSONString(b, k, guard), colon...)
 			var err error
-			if b, err = appendValueJSON(b, x[k], inner); err != nil {
+			if b, err = appendValueJSON(b, x[k], inner, guard); err != nil {
 				return b, err
 			}
 		}
@@ -259,5 +280,9 @@ func appendValueJSON(b []byte, v any, depth int) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return b, err
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	js := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if guard {
+		js = guardJSON(js)
+	}
+	return append(b, js...), nil
 }
