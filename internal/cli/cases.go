@@ -111,14 +111,15 @@ func writeCases(rep *report.Report, format string, stdout, stderr io.Writer) err
 		if line, err = appendContractJSON(line[:0], &c); err != nil {
 			return err
 		}
-		out.Write(report.GuardJSON(line))
+		out.Write(line) // guarded as it was written
 	}
 	return out.Flush()
 }
 
 // appendContractJSON appends c as one JSONL line, the bytes encoding/json writes for it (HTML
-// characters as they are): the contract result of every assertion goes through here, so its fields
-// are written directly (FuzzContractJSON checks the two agree).
+// characters as they are), guarded as report.GuardJSON guards them: the contract result of every
+// assertion goes through here, so its fields are written directly (FuzzContractJSON checks the two
+// agree).
 func appendContractJSON(b []byte, c *evalcase.ContractResult) ([]byte, error) {
 	for _, f := range []struct{ name, value string }{{`{"case_id":`, c.CaseID}, {`,"assertion":`, c.Assertion}} {
 		b = report.AppendJSONString(append(b, f.name...), f.value)

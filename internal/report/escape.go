@@ -176,8 +176,8 @@ func guardLine(line string) string {
 	return line
 }
 
-// GuardJSON is guardJSON for JSON that evalgate encodes outside this
-// package (the jsonl results of `evalgate cases`).
+// GuardJSON is guardJSON for JSON encoded outside this package, which
+// AppendJSON's output needs no more: it is guarded as it is written.
 func GuardJSON(b []byte) []byte { return guardJSON(b) }
 
 // guardJSON escapes, in JSON written by encoding/json, what it leaves raw but

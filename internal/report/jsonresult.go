@@ -193,12 +193,13 @@ var jsonStringPlain, guardedStringPlain = func() (plain, guarded [256]bool) {
 	return plain, guarded
 }()
 
-// AppendJSON appends v as encoding/json marshals it, compact, HTML characters as they are; the
-// types evidence holds are written directly. For the JSONL of `evalgate cases`.
-func AppendJSON(b []byte, v any) ([]byte, error) { return appendValueJSON(b, v, -1, false) }
+// AppendJSON appends v as encoding/json marshals it, compact, HTML characters as they are, and
+// guarded as GuardJSON guards it; the types evidence holds are written directly. For the JSONL of
+// `evalgate cases`.
+func AppendJSON(b []byte, v any) ([]byte, error) { return appendValueJSON(b, v, -1, true) }
 
-// AppendJSONString appends s quoted as AppendJSON quotes a string.
-func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, false) }
+// AppendJSONString appends s quoted and guarded as AppendJSON quotes and guards a string.
+func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s, true) }
 
 // appendValueJSON appends evidence value v as encoding/json writes it indented by two spaces, the
 // value's own line at depth levels, or compact when depth is negative: map keys sorted, HTML
