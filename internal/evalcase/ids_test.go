@@ -2,6 +2,7 @@ package evalcase
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -40,4 +41,45 @@ func TestIndex(t *testing.T) {
 	if len(x.table) < 2*n {
 		t.Errorf("table of %d entries for %d ids: more than half full", len(x.table), n)
 	}
+}
+
+// idRE is IDPattern as the regexp package reads it: what validID must agree with.
+var idRE = regexp.MustCompile(IDPattern)
+
+// TestValidID: validID agrees with IDPattern on a table of near misses and on every string of up to
+// five characters over an alphabet that reaches each of its rules.
+func TestValidID(t *testing.T) {
+	for _, s := range []string{
+		"", "a", "a.b", "placeholder.printf.001", "a-b.c-d-e", "a.b.c", "a..b", ".a.b", "a.b.", "a-.b", "a.-b",
+		"a--b.c", "-a.b", "a.b-", "A.b", "a_b.c", "a.b\n", "é.b", "a.b c",
+	} {
+		if got, want := validID(s), idRE.MatchString(s); got != want {
+			t.Errorf("validID(%q) = %v, IDPattern says %v", s, got, want)
+		}
+	}
+	const alphabet = "a0-.A_"
+	var each func(prefix string, n int)
+	each = func(prefix string, n int) {
+		if got, want := validID(prefix), idRE.MatchString(prefix); got != want {
+			t.Fatalf("validID(%q) = %v, IDPattern says %v", prefix, got, want)
+		}
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			each(prefix+string(c), n-1)
+		}
+	}
+	each("", 5)
+}
+
+// FuzzValidID: validID agrees with IDPattern on any text.
+func FuzzValidID(f *testing.F) {
+	f.Add("placeholder.printf.001")
+	f.Add("a--b.c")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := validID(s), idRE.MatchString(s); got != want {
+			t.Fatalf("validID(%q) = %v, IDPattern says %v", s, got, want)
+		}
+	})
 }

@@ -21,10 +21,7 @@ const IDPattern = `^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)+$`
 // lower case. en-US, zh-Hans, zh-Hant-TW, es-419, de-CH-1996.
 const LocalePattern = `^[a-z]{2,3}(-[A-Z][a-z]{3})?(-([A-Z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*$`
 
-var (
-	idRE     = regexp.MustCompile(IDPattern)
-	localeRE = regexp.MustCompile(LocalePattern)
-)
+var localeRE = regexp.MustCompile(LocalePattern)
 
 // Enums of the case (contract §3).
 var (
@@ -44,14 +41,14 @@ func problemf(code, format string, args ...any) *problem {
 
 // checkID applies IDPattern.
 func checkID(s string) *problem {
-	if idRE.MatchString(s) {
+	if validID(s) {
 		return nil
 	}
 	hint := "lowercase ASCII letters and digits in dot-separated segments, such as placeholder.printf.001"
 	switch {
 	case s == "":
 		hint = "an id must not be empty"
-	case strings.ToLower(s) != s && idRE.MatchString(strings.ToLower(s)):
+	case strings.ToLower(s) != s && validID(strings.ToLower(s)):
 		hint = "ids are lowercase: write " + quote(strings.ToLower(s))
 	case !strings.Contains(s, "."):
 		hint = "an id has at least two dot-separated segments, such as placeholder.printf.001"
@@ -59,6 +56,29 @@ func checkID(s string) *problem {
 		hint = "segments use hyphens, not underscores: write " + quote(strings.ReplaceAll(s, "_", "-"))
 	}
 	return problemf("invalid_id", "id %s does not match %s: %s", quote(s), IDPattern, hint)
+}
+
+// validID reports whether s matches IDPattern: segments of [a-z0-9] runs joined by single hyphens,
+// at least two of them, joined by dots. It is idRE without the regexp machinery, for it runs on every
+// case (TestValidID holds the two equal).
+func validID(s string) bool {
+	dots, prev := 0, byte('.') // a segment begins as if after a dot
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+		case c == '-' || c == '.':
+			if prev == '-' || prev == '.' {
+				return false // a separator begins the id or a segment, or follows another
+			}
+			if c == '.' {
+				dots++
+			}
+		default:
+			return false
+		}
+		prev = s[i]
+	}
+	return dots > 0 && prev != '-' && prev != '.'
 }
 
 // localeCache remembers checked locale tags: a run sees few distinct ones,

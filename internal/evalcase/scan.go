@@ -158,6 +158,7 @@ type scanner struct {
 const (
 	maxScanDepth = 16
 	maxScanKeys  = maxFastKeys
+	maxAnyKeys   = 16 // in an object of any keys (params, context), which is small
 )
 
 func (s *scanner) space() { s.i = skipSpace(s.b, s.i) }
@@ -183,27 +184,31 @@ func (s *scanner) object(allowed []string, member func(k int, name []byte) bool)
 		s.i++
 		return true
 	}
-	var names [maxScanKeys][]byte
+	var seen uint32                // the allowed keys met
+	var names [maxAnyKeys][2]int32 // where the keys met are in s.b, when any key is allowed
 	for n := 0; ; n++ {
-		if n >= maxScanKeys || s.peek() != '"' {
+		if n >= maxScanKeys || allowed == nil && n >= maxAnyKeys || s.peek() != '"' {
 			return false
 		}
+		start := s.i
 		name, ok := s.plainBytes()
 		if !ok || s.peek() != ':' {
 			return false
 		}
-		for _, prev := range names[:n] {
-			if bytes.Equal(prev, name) {
-				return false // repeated: scanKeys reports it
-			}
-		}
-		names[n] = name
 		s.i++
 		k := -1
 		if allowed != nil {
-			if k = keyAt(allowed, name); k < 0 || k >= 32 {
-				return false
+			if k = keyAt(allowed, name); k < 0 || k >= 32 || seen&(1<<k) != 0 {
+				return false // unknown, or repeated: scanKeys reports it
 			}
+			seen |= 1 << k
+		} else {
+			for _, prev := range names[:n] {
+				if bytes.Equal(s.b[prev[0]:prev[1]], name) {
+					return false // repeated: scanKeys reports it
+				}
+			}
+			names[n] = [2]int32{int32(start + 1), int32(start + 1 + len(name))} // after the quote
 		}
 		if !member(k, name) {
 			return false
