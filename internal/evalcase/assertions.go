@@ -2,6 +2,7 @@ package evalcase
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -120,7 +121,7 @@ func runRequiredTokens(in *input, _ []byte) verdict {
 			distinct-checked, distinct, per)
 	}
 	if !v.failed() {
-		v.passMsg = fmt.Sprintf("%d required token(s) present", distinct)
+		v.passMsg = strconv.Itoa(distinct) + " required token(s) present"
 	}
 	return v
 }
@@ -160,7 +161,7 @@ func runForbidden(in *input, raw []byte) verdict {
 		}
 	}
 	if !v.failed() && v.unchecked == "" {
-		v.passMsg = fmt.Sprintf("none of %d forbidden pattern(s) matches", len(p.Patterns))
+		v.passMsg = "none of " + strconv.Itoa(len(p.Patterns)) + " forbidden pattern(s) matches"
 	}
 	return v
 }
@@ -187,7 +188,7 @@ func runMaxChars(in *input, raw []byte) verdict {
 		v.evidence = map[string]any{"max": limit, "actual": n, "unit": p.Unit}
 		v.fail("max_chars_exceeded", fmt.Sprintf("%d %s, at most %d allowed", n, unit, limit), map[string]any{"max": limit, "actual": n, "unit": p.Unit})
 	} else {
-		v.passMsg = fmt.Sprintf("%d %s, at most %d allowed", n, unit, limit)
+		v.passMsg = strconv.Itoa(n) + " " + unit + ", at most " + strconv.Itoa(limit) + " allowed"
 	}
 	return v
 }

@@ -3,6 +3,7 @@ package evalcase
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -279,7 +280,7 @@ func runNumbers(in *input, _ []byte) verdict {
 		}
 	}
 	if !v.failed() {
-		v.passMsg = fmt.Sprintf("%d number(s) of the source preserved", len(src))
+		v.passMsg = strconv.Itoa(len(src)) + " number(s) of the source preserved"
 		return v
 	}
 	v.evidence = map[string]any{"source_decimal": string(srcDec), "target_decimal": string(tgtDec)}

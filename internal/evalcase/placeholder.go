@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -247,7 +248,7 @@ func runPlaceholders(in *input, raw []byte) verdict {
 		v.evidence["syntax"] = p.Syntax
 	}
 	if !v.failed() {
-		v.passMsg = fmt.Sprintf("%d placeholder(s) preserved", len(exp))
+		v.passMsg = strconv.Itoa(len(exp)) + " placeholder(s) preserved"
 	}
 	return v
 }

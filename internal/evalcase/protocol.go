@@ -2,6 +2,7 @@ package evalcase
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -142,7 +143,7 @@ func runProtocol(in *input, raw []byte) verdict {
 		v.fail("protocol_malformed_item", "no numbered item ([1] at the start of a line) found", map[string]any{"reason": "none"})
 	}
 	if !v.failed() {
-		v.passMsg = fmt.Sprintf("protocol complete: %d item(s)", k)
+		v.passMsg = "protocol complete: " + strconv.Itoa(k) + " item(s)"
 		if p.Terminator != nil {
 			v.passMsg += " and the terminator"
 		}
