@@ -36,12 +36,13 @@ type Results struct {
 	tally   Summary
 }
 
-// Spill bounds of a batch. A batch of 8,192 results of a few hundred bytes each is about 4 MiB;
-// evidence can be far larger (64 KiB each at the most), hence the byte bound as well. Tests lower
-// them to spill small reports.
+// Spill bounds of a batch. A batch of 4,096 results of a few hundred bytes each is about 2 MiB;
+// evidence can be far larger (64 KiB each at the most), hence the byte bound as well. Half as much
+// (2,048) makes the merge of 230,000 results slower; twice as much (8,192) costs 4 MB of memory and
+// saves no time. Tests lower them to spill small reports.
 var (
-	spillResults = 8192
-	spillBytes   = 4 << 20
+	spillResults = 4096
+	spillBytes   = 2 << 20
 )
 
 // spillRun is one sorted batch in the temporary file.
