@@ -103,9 +103,7 @@ const (
 // caseRef is a case's entry in the index: where to find it again and what
 // its no_candidate results need.
 type caseRef struct {
-	idChunk  uint32 // where the id is in the index's text
-	idOff    uint32
-	idLen    uint32
+	hash     uint64 // the id's, as the index keys it
 	off      int64  // byte offset of the case's line in its fixture
 	n        uint32 // the line's length in bytes
 	line     int32
@@ -167,7 +165,18 @@ func (c *checker) run(ctx context.Context) error {
 		if !ref.valid || ref.answered || !c.scope[ref.file] {
 			continue
 		}
-		id := c.index.id(ref)
+		id, err := c.caseID(ref)
+		if err == nil && id == "" {
+			err = errors.New("it holds no case id")
+		}
+		if err != nil {
+			c.emit(diag.Result{
+				Source: diag.SourceEvalCase, File: c.req.Fixtures[ref.file], Pos: diag.Pos{Line: int(ref.line), Col: 1},
+				Check: diag.CheckDefinition, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
+				Message: fmt.Sprintf("cannot re-read the case at line %d: %v (did %s change during the run?)", ref.line, err, c.req.Fixtures[ref.file]),
+			})
+			continue
+		}
 		for j, a := range Vocabulary {
 			if ref.asserts&(1<<j) == 0 {
 				continue
@@ -326,7 +335,14 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 	if id == "" {
 		return
 	}
-	if _, dup := c.index.find(id); dup {
+	h := c.index.hash(id)
+	dup := false
+	c.index.each(h, func(slot int32) bool {
+		earlier, err := c.caseID(c.index.at(slot))
+		dup = err == nil && earlier == id
+		return !dup
+	})
+	if dup {
 		if inScope {
 			pos := info.idPos
 			if !pos.Known() {
@@ -338,7 +354,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 		return
 	}
 	ref := caseRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
-	c.index.add(ref, id)
+	c.index.add(ref, h)
 }
 
 func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
@@ -439,6 +455,21 @@ func (c *checker) candidateLine(rel string, ln rawLine, inScope bool, arena *[]b
 	// in its batch's arena.
 	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
 	return &assertJob{ref: *ref, w: w, text: keep(arena, text), err: err, file: c.req.Fixtures[ref.file]}
+}
+
+// caseID reads ref's case line again for its id, which the index does not keep: for the duplicate
+// check, where the same hash must be the same id, and for no_candidate results. A valid case's id is
+// read alone; an invalid one's line goes through the validation that found its id. A line that no
+// longer holds a case with an id (the file changed during the run) gives "".
+func (c *checker) caseID(ref *caseRef) (string, error) {
+	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
+	switch {
+	case err != nil:
+		return "", err
+	case ref.valid:
+		return caseIDOf(text)
+	}
+	return decodeLine(rawLine{Text: text, No: int(ref.line)}).info.id, nil
 }
 
 // candidateFault reports a valid candidate's bookkeeping result at its case_id, whose value is at pos

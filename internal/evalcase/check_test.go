@@ -255,6 +255,34 @@ func TestCheckPanicsBecomeResults(t *testing.T) {
 	}
 }
 
+// TestCheckFixtureChangedDuringRun: pass 2 reads case lines again (the index keeps no ids); a fixture
+// rewritten between the passes gives an internal_error for its answered case and for its unanswered
+// one, never a verdict about other text.
+func TestCheckFixtureChangedDuringRun(t *testing.T) {
+	fixture := caseLineFor("a.one", "%s", phHard) + "\n" + caseLineFor("a.two", "%s", phHard) + "\n"
+	root := testfs.Tree(t, map[string]string{"cases/a.jsonl": fixture, "candidates/c.jsonl": candidateFor("a.one", "%s")})
+	var rs []diag.Result
+	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"},
+		ReadCandidates: true, CandidatesConfigured: true}, func(r diag.Result) { rs = append(rs, r) })
+	c.hook = func(what string) {
+		if what == "candidate" {
+			os.WriteFile(filepath.Join(root, "cases", "a.jsonl"), []byte(strings.Repeat("x", len(fixture))), 0o644)
+		}
+	}
+	if err := c.run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	diag.Sort(rs)
+	var got []string
+	for _, r := range rs {
+		got = append(got, fmt.Sprintf("%d %s %s %s", r.Pos.Line, r.Check, r.Code, r.CaseID))
+	}
+	want := "1 definition internal_error a.one|2 definition internal_error "
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
 func TestCheckOutsideRepoAndUnreadable(t *testing.T) {
 	outside := t.TempDir()
 	os.WriteFile(filepath.Join(outside, "x.jsonl"), []byte(caseLineFor("x.one", "%s", phHard)), 0o644)

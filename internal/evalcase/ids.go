@@ -3,21 +3,20 @@ package evalcase
 import "hash/maphash"
 
 // index is pass 1's index of cases (README "Results, scope and memory"): each case's ref in a slot,
-// found by its id. The refs stand in chunks and the ids end to end in chunks of text, found through
-// an open-addressing table of slots keyed by a hash of the id. None of it holds a pointer the
-// collector has to scan, and growing it never copies the refs or the ids.
+// found by a keyed 64-bit hash of its id through an open-addressing table. The ids are not kept: a
+// ref says where its case's line is, and the one caller that must be sure two ids are the same (the
+// duplicate check) reads the line again. Two different ids share a hash once in 2^64 (the seed is new
+// each run, so no fixture can be made to collide); a candidate then finds the other case, whose
+// re-read line pass 2 checks, so that a collision is an internal_error, never a wrong verdict. None of
+// it holds a pointer the collector has to scan, and growing it never copies the refs.
 type index struct {
 	seed  maphash.Seed
 	refs  [][]caseRef // refChunk each, the last one filling
-	text  [][]byte    // at most textChunk bytes each (an id longer than that has one of its own)
-	table []uint64    // per entry: the id's hash's high 32 bits, then slot+1; 0 is empty. At most half full.
+	table []uint64    // per entry: the hash's high 32 bits, then slot+1; 0 is empty. At most half full.
 	count int32
 }
 
-const (
-	refChunk  = 4096
-	textChunk = 64 << 10
-)
+const refChunk = 4096
 
 func newIndex() *index { return &index{seed: maphash.MakeSeed(), table: make([]uint64, 1024)} }
 
@@ -27,35 +26,38 @@ func (x *index) len() int { return int(x.count) }
 // at is the ref in slot.
 func (x *index) at(slot int32) *caseRef { return &x.refs[slot/refChunk][slot%refChunk] }
 
-// find returns the slot of the case id.
+// hash is id's hash, as the index keys it.
+func (x *index) hash(id string) uint64 { return maphash.String(x.seed, id) }
+
+// find returns the first slot whose id hashes as id does: id's own slot, but for a collision.
 func (x *index) find(id string) (int32, bool) {
-	h := maphash.String(x.seed, id)
+	slot := int32(-1)
+	x.each(x.hash(id), func(s int32) bool { slot = s; return false })
+	return slot, slot >= 0
+}
+
+// each calls f with every slot whose id hashes to h, in the order they were added, until f returns
+// false.
+func (x *index) each(h uint64, f func(slot int32) bool) {
 	mask := uint64(len(x.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := x.table[i]
 		if e == 0 {
-			return 0, false
+			return
 		}
 		if e>>32 == h>>32 {
 			slot := int32(e&(1<<32-1)) - 1
-			ref := x.at(slot)
-			if string(x.text[ref.idChunk][ref.idOff:ref.idOff+ref.idLen]) == id {
-				return slot, true
+			if x.at(slot).hash == h && !f(slot) {
+				return
 			}
 		}
 	}
 }
 
-// add puts ref in the next slot, with id, which is not in the index yet.
-func (x *index) add(ref caseRef, id string) {
+// add puts ref, the case of the id whose hash is h, in the next slot.
+func (x *index) add(ref caseRef, h uint64) {
 	slot := x.count
-	n := len(x.text)
-	if n == 0 || len(x.text[n-1])+len(id) > cap(x.text[n-1]) {
-		x.text = append(x.text, make([]byte, 0, max(textChunk, len(id))))
-		n++
-	}
-	ref.idChunk, ref.idOff, ref.idLen = uint32(n-1), uint32(len(x.text[n-1])), uint32(len(id))
-	x.text[n-1] = append(x.text[n-1], id...)
+	ref.hash = h
 	if slot%refChunk == 0 {
 		x.refs = append(x.refs, make([]caseRef, 0, refChunk))
 	}
@@ -64,7 +66,6 @@ func (x *index) add(ref caseRef, id string) {
 	if int(x.count)*2 > len(x.table) {
 		x.grow()
 	}
-	h := maphash.String(x.seed, id)
 	x.put(h, h>>32<<32|uint64(slot+1))
 }
 
@@ -74,8 +75,7 @@ func (x *index) grow() {
 	x.table = make([]uint64, 2*len(old))
 	for _, e := range old {
 		if e != 0 {
-			r := x.at(int32(e&(1<<32-1)) - 1)
-			x.put(maphash.Bytes(x.seed, x.text[r.idChunk][r.idOff:r.idOff+r.idLen]), e)
+			x.put(x.at(int32(e&(1<<32-1))-1).hash, e)
 		}
 	}
 }
@@ -88,9 +88,4 @@ func (x *index) put(h, e uint64) {
 		i = (i + 1) & mask
 	}
 	x.table[i] = e
-}
-
-// id is ref's case id.
-func (x *index) id(ref *caseRef) string {
-	return string(x.text[ref.idChunk][ref.idOff : ref.idOff+ref.idLen])
 }

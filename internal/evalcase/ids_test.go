@@ -3,17 +3,19 @@ package evalcase
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
 
 // TestIndex: every id added is found at its slot through every growth of the table, long ids
-// included; ids never added, prefixes and extensions of added ones among them, are not found.
+// included; ids never added, prefixes and extensions of added ones among them, are not found; ids
+// whose hashes collide are all met by each, in the order they were added.
 func TestIndex(t *testing.T) {
 	x := newIndex()
 	id := func(i int) string {
 		if i%1000 == 7 {
-			return fmt.Sprintf("long.%d.%s", i, strings.Repeat("x", textChunk)) // a chunk of its own
+			return fmt.Sprintf("long.%d.%s", i, strings.Repeat("x", 100_000))
 		}
 		return fmt.Sprintf("case.%d", i)
 	}
@@ -22,14 +24,14 @@ func TestIndex(t *testing.T) {
 		if _, dup := x.find(id(i)); dup {
 			t.Fatalf("%s found before it was added", id(i))
 		}
-		x.add(caseRef{line: int32(i + 1)}, id(i))
+		x.add(caseRef{line: int32(i + 1)}, x.hash(id(i)))
 	}
 	if x.len() != n {
 		t.Fatalf("len %d, want %d", x.len(), n)
 	}
 	for i := range n {
 		slot, ok := x.find(id(i))
-		if !ok || slot != int32(i) || x.at(slot).line != int32(i+1) || x.id(x.at(slot)) != id(i) {
+		if !ok || slot != int32(i) || x.at(slot).line != int32(i+1) {
 			t.Fatalf("%s: slot %d, %v", id(i), slot, ok)
 		}
 	}
@@ -40,6 +42,20 @@ func TestIndex(t *testing.T) {
 	}
 	if len(x.table) < 2*n {
 		t.Errorf("table of %d entries for %d ids: more than half full", len(x.table), n)
+	}
+
+	h := x.hash("case.5")
+	x.add(caseRef{line: -1}, h)   // a second case whose id hashes as case.5's does
+	x.add(caseRef{line: -2}, h^1) // the same high 32 bits in the table, another hash
+	var lines []int32
+	x.each(h, func(slot int32) bool { lines = append(lines, x.at(slot).line); return true })
+	if want := []int32{6, -1}; !slices.Equal(lines, want) {
+		t.Errorf("each met lines %v, want %v", lines, want)
+	}
+	lines = lines[:0]
+	x.each(h, func(slot int32) bool { lines = append(lines, x.at(slot).line); return false })
+	if len(lines) != 1 {
+		t.Errorf("each went on after false: %v", lines)
 	}
 }
 

@@ -109,6 +109,28 @@ func jsonString(val []byte, s *string) error {
 	return json.Unmarshal(val, s)
 }
 
+// errFound ends a walk of eachMember once it has found what it looked for.
+var errFound = errors.New("found")
+
+// caseIDOf reads the id of a valid case's line, stepping over the other members without decoding
+// them; "" when the line has none.
+func caseIDOf(text []byte) (string, error) {
+	id := ""
+	err := eachMember(text, func(key, val []byte) error {
+		if string(key) != "id" {
+			return nil
+		}
+		if err := jsonString(val, &id); err != nil {
+			return err
+		}
+		return errFound
+	})
+	if err == errFound {
+		err = nil
+	}
+	return id, err
+}
+
 // eachItem calls f with the text of each item of the JSON array in text,
 // which must be valid JSON.
 func eachItem(text []byte, f func(val []byte) error) error {

@@ -32,3 +32,22 @@ func TestDecodeCase(t *testing.T) {
 		}
 	}
 }
+
+// TestCaseIDOf: the id of a case line is read alone, escapes decoded, wherever it stands.
+func TestCaseIDOf(t *testing.T) {
+	for _, tt := range []struct {
+		line, want string
+		err        bool
+	}{
+		{`{"schema_version": 1, "id": "a.b", "source": "x"}`, "a.b", false},
+		{`{"source": {"id": "not.this"}, "id": "a\u002eb"}`, "a.b", false},
+		{`{"schema_version": 1}`, "", false},
+		{`xxxx`, "", true},
+		{`{"id": 7}`, "", true},
+	} {
+		got, err := caseIDOf([]byte(tt.line))
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("caseIDOf(%s) = %q, %v; want %q, error %v", tt.line, got, err, tt.want, tt.err)
+		}
+	}
+}
