@@ -29,15 +29,14 @@ func (x *index) at(slot int32) *caseRef { return &x.refs[slot/refChunk][slot%ref
 // hash is id's hash, as the index keys it.
 func (x *index) hash(id string) uint64 { return maphash.String(x.seed, id) }
 
-// find returns the first slot whose id hashes as id does: id's own slot, but for a collision.
+// find returns a slot whose id hashes as id does: id's own slot, but for a collision.
 func (x *index) find(id string) (int32, bool) {
 	slot := int32(-1)
 	x.each(x.hash(id), func(s int32) bool { slot = s; return false })
 	return slot, slot >= 0
 }
 
-// each calls f with every slot whose id hashes to h, in the order they were added, until f returns
-// false.
+// each calls f with every slot whose id hashes to h, until f returns false.
 func (x *index) each(h uint64, f func(slot int32) bool) {
 	mask := uint64(len(x.table) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
