@@ -5,25 +5,33 @@
 package jsonstr
 
 import (
+	"bytes"
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
 
 // End returns the offset just past the string literal that starts at b[i] (its opening quote), or
-// -1 when none ends there: it follows escapes, and leaves the checking of them to Unquote.
+// -1 when none ends there: it follows escapes, and leaves the checking of them to Unquote. The literal
+// ends at the first quote after an even run of backslashes.
 func End(b []byte, i int) int {
 	if i >= len(b) || b[i] != '"' {
 		return -1
 	}
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			return i + 1
-		case '\\':
-			i++
+	for i++; ; {
+		q := bytes.IndexByte(b[i:], '"')
+		if q < 0 {
+			return -1
+		}
+		i += q
+		n := 0
+		for n < q && b[i-1-n] == '\\' {
+			n++
+		}
+		if i++; n%2 == 0 {
+			return i
 		}
 	}
-	return -1
 }
 
 // Unquote decodes lit, one JSON string literal quotes included, as json.Unmarshal into a string
@@ -33,22 +41,7 @@ func Unquote(lit []byte) (s string, ok bool) {
 		return "", false
 	}
 	b := lit[1 : len(lit)-1]
-	i := 0
-	for i < len(b) {
-		c := b[i]
-		if c == '\\' || c == '"' || c < 0x20 {
-			break
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(b[i:])
-		if r == utf8.RuneError && size == 1 {
-			break
-		}
-		i += size
-	}
+	i := plain(b)
 	if i == len(b) {
 		return string(b), true
 	}
@@ -112,6 +105,46 @@ func Unquote(lit []byte) (s string, ok bool) {
 		}
 	}
 	return string(out), true
+}
+
+// plain returns the length of b's first part that decodes to itself: no escape, quote or control
+// character, only valid UTF-8. Text is mostly that, and is looked at eight bytes at a time while it
+// is ASCII.
+func plain(b []byte) int {
+	i := 0
+	for i < len(b) {
+		if i+8 <= len(b) && plainASCII(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+			continue
+		}
+		c := b[i]
+		if c == '\\' || c == '"' || c < 0x20 {
+			break
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			break
+		}
+		i += size
+	}
+	return i
+}
+
+// plainASCII says that each of x's eight bytes is ASCII and neither a control character, '"' nor
+// '\\'. The tests are the bit-parallel ones for a byte below n, (x - n·ones) &^ x, and for a zero
+// byte, exact for words whose bytes are all below 0x80, which the last term checks.
+func plainASCII(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	control := (x - 0x20*ones) &^ x
+	quote := x ^ '"'*ones
+	quote = (quote - ones) &^ quote
+	backslash := x ^ '\\'*ones
+	backslash = (backslash - ones) &^ backslash
+	return (control|quote|backslash|x)&highs == 0
 }
 
 // hex4 reads the four hex digits at b[i:], as a rune.
