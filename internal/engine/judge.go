@@ -42,6 +42,8 @@ type judging struct {
 	def      string // the default provider: --judge, else ai.judge
 	provs    map[string]*provider
 	cache    *judge.Cache
+	params   string        // the parameters sent, as cache keys name them
+	keyer    judge.Keys    // makes the cache keys
 	sem      chan struct{} // one slot per request in flight
 	budget   atomic.Int64  // calls left; meaningful when limited
 	limited  bool
@@ -94,6 +96,10 @@ func (r *run) setupJudge() error {
 	j.budget.Store(int64(j.limit))
 	if ai.Cache != "" && !o.NoCache {
 		j.cache = &judge.Cache{Root: r.root, Dir: filepath.Join(r.cfg.Dir, filepath.FromSlash(ai.Cache))}
+	}
+	j.params = fmt.Sprintf("max-output-tokens=%d", ai.MaxOutputTokens)
+	if ai.Temperature != nil {
+		j.params += fmt.Sprintf(";temperature=%g", *ai.Temperature)
 	}
 	j.sem = make(chan struct{}, max(ai.Concurrency, 1))
 	for name, pc := range ai.Providers {
@@ -269,13 +275,9 @@ func (r *run) prepare(ps *pageState, ev *docmeta.Eval) *judgePlan {
 	if runs == 0 {
 		runs = j.ai.Runs
 	}
-	params := fmt.Sprintf("max-output-tokens=%d", j.ai.MaxOutputTokens)
-	if j.ai.Temperature != nil {
-		params += fmt.Sprintf(";temperature=%g", *j.ai.Temperature)
-	}
 	p.runs = make([]planRun, runs)
 	for i := range p.runs {
-		p.runs[i].key = judge.Request{Kind: prov.cfg.Kind, BaseURL: prov.endpoint, Model: p.model, Params: params, Run: i + 1, Prompt: p.prompt}.Key()
+		p.runs[i].key = j.keyer.Key(judge.Request{Kind: prov.cfg.Kind, BaseURL: prov.endpoint, Model: p.model, Params: j.params, Run: i + 1, Prompt: p.prompt})
 	}
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -44,18 +45,70 @@ type Request struct {
 }
 
 // Key is the request's SHA-256, each field with its length first so that no two requests hash alike.
-func (r Request) Key() string {
-	fields := [...]string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User}
-	size := 0
-	for _, f := range fields {
-		size += binary.MaxVarintLen64 + len(f)
+// A run makes its keys with one [Keys], which is faster.
+func (r Request) Key() string { return new(Keys).Key(r) }
+
+// Keys makes requests' keys. Every eval asked of one provider, model and run sends the same fields
+// before its user message, so Keys hashes them once and goes on from a copy of that state: a key then
+// costs the hashing of the user message alone. Safe for concurrent use; the zero value is ready.
+type Keys struct {
+	mu    sync.Mutex
+	heads map[keyHead]hash.Cloner
+}
+
+// keyHead is what a key hashes before the user message.
+type keyHead struct {
+	kind, baseURL, model, params, system string
+	run                                  int
+}
+
+// keyBufs holds the buffers a user message is copied into to be hashed: a hash.Hash takes no string
+// without copying it.
+var keyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// Key returns r's key.
+func (k *Keys) Key(r Request) string {
+	h := k.head(keyHead{r.Kind, r.BaseURL, r.Model, r.Params, r.Prompt.System, r.Run})
+	buf := keyBufs.Get().(*[]byte)
+	*buf = appendField((*buf)[:0], r.Prompt.User)
+	h.Write(*buf)
+	keyBufs.Put(buf)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0]))
+}
+
+// head returns a hash that has taken every field of hd, to go on with.
+func (k *Keys) head(hd keyHead) hash.Hash {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	h, ok := k.heads[hd]
+	if !ok {
+		h = hd.hash()
+		if k.heads == nil {
+			k.heads = map[keyHead]hash.Cloner{}
+		}
+		k.heads[hd] = h
 	}
-	b := make([]byte, 0, size) // hashed at once: a hash.Hash takes no string without copying it
-	for _, f := range fields {
-		b = append(binary.AppendUvarint(b, uint64(len(f))), f...)
+	if c, err := h.Clone(); err == nil {
+		return c
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
+	return hd.hash() // a SHA-256 state always copies; this is the way without a copy
+}
+
+// hash hashes hd's fields into a new SHA-256.
+func (hd keyHead) hash() hash.Cloner {
+	var b []byte
+	for _, f := range [...]string{Template, hd.kind, hd.baseURL, hd.model, hd.params, strconv.Itoa(hd.run), hd.system} {
+		b = appendField(b, f)
+	}
+	h := sha256.New().(hash.Cloner)
+	h.Write(b)
+	return h
+}
+
+// appendField appends f after its length as a uvarint.
+func appendField(b []byte, f string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(f))), f...)
 }
 
 // Entry is a cached run: its valid verdict and what the server said of it.

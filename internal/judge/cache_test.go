@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -184,12 +186,36 @@ func TestCacheSymlinkedFolders(t *testing.T) {
 func TestKeyDerivation(t *testing.T) {
 	r := Request{Kind: "openai", BaseURL: "https://api", Model: "m", Params: "max-output-tokens=1024", Run: 3,
 		Prompt: Prompt{System: "sys\u00e9", User: strings.Repeat("user ", 300)}}
+	if got, want := r.Key(), derivedKey(r); got != want {
+		t.Errorf("Key() = %s, want %s", got, want)
+	}
+}
+
+// TestKeysShared: one Keys, used at once by several goroutines for requests that share all but their
+// user message, or differ before it, makes each request's derived key.
+func TestKeysShared(t *testing.T) {
+	var keys Keys
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				r := Request{Kind: "openai", BaseURL: "https://api", Model: "m" + strconv.Itoa(i%3), Params: "p", Run: 1 + i%2,
+					Prompt: Prompt{System: "sys", User: strings.Repeat("u", g*50+i)}}
+				if got, want := keys.Key(r), derivedKey(r); got != want {
+					t.Errorf("goroutine %d, request %d: key %s, want %s", g, i, got, want)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// derivedKey is a request's key as TestKeyDerivation defines it.
+func derivedKey(r Request) string {
 	h := sha256.New()
-	for _, f := range []string{Template, r.Kind, r.BaseURL, r.Model, r.Params, "3", r.Prompt.System, r.Prompt.User} {
+	for _, f := range []string{Template, r.Kind, r.BaseURL, r.Model, r.Params, strconv.Itoa(r.Run), r.Prompt.System, r.Prompt.User} {
 		h.Write(binary.AppendUvarint(nil, uint64(len(f))))
 		h.Write([]byte(f))
 	}
-	if got, want := r.Key(), hex.EncodeToString(h.Sum(nil)); got != want {
-		t.Errorf("Key() = %s, want %s", got, want)
-	}
+	return hex.EncodeToString(h.Sum(nil))
 }

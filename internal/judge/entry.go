@@ -15,7 +15,7 @@ func decodeEntry(b []byte) (e Entry, ok bool) {
 	ok = d.object(func(key string) bool {
 		switch key {
 		case "template":
-			return d.str(&e.Template)
+			return d.str(&e.Template, Template)
 		case "model":
 			return d.str(&e.Model)
 		case "tokens":
@@ -28,7 +28,7 @@ func decodeEntry(b []byte) (e Entry, ok bool) {
 				case "reasoning":
 					return d.str(&e.Verdict.Reasoning)
 				case "verdict":
-					return d.str(&e.Verdict.Verdict)
+					return d.str(&e.Verdict.Verdict, Pass, Fail, Partial)
 				}
 				return false
 			})
@@ -86,7 +86,7 @@ func (d *entryDecoder) list(open, close byte, item func() bool) bool {
 func (d *entryDecoder) object(member func(key string) bool) bool {
 	return d.list('{', '}', func() bool {
 		var key string
-		return d.str(&key) && d.next(':') && member(key)
+		return d.str(&key, "template", "verdict", "model", "tokens", "quotes", "reasoning") && d.next(':') && member(key)
 	})
 }
 
@@ -116,12 +116,20 @@ func (d *entryDecoder) int(out *int) bool {
 	return err == nil
 }
 
-// str reads a string as encoding/json reads one.
-func (d *entryDecoder) str(out *string) bool {
+// str reads a string as encoding/json reads one. A literal that is, byte for byte, one of known (texts
+// with no character a literal escapes) is that text, and costs no allocation: keys, the template and
+// verdicts are read by the thousand.
+func (d *entryDecoder) str(out *string, known ...string) bool {
 	d.space()
 	end := jsonstr.End(d.b, d.i)
 	if end < 0 {
 		return false
+	}
+	for _, k := range known {
+		if string(d.b[d.i+1:end-1]) == k {
+			*out, d.i = k, end
+			return true
+		}
 	}
 	s, ok := jsonstr.Unquote(d.b[d.i:end])
 	*out, d.i = s, end
