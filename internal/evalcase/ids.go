@@ -12,13 +12,13 @@ import "hash/maphash"
 type index struct {
 	seed  maphash.Seed
 	refs  [][]caseRef // refChunk each, the last one filling
-	table []uint64    // per entry: the hash's high 32 bits, then slot+1; 0 is empty. At most half full.
+	table []uint32    // per entry: slot+1, 0 for empty; at most half full. The hash is the slot's ref's.
 	count int32
 }
 
 const refChunk = 4096
 
-func newIndex() *index { return &index{seed: maphash.MakeSeed(), table: make([]uint64, 1024)} }
+func newIndex() *index { return &index{seed: maphash.MakeSeed(), table: make([]uint32, 1024)} }
 
 // len is how many cases there are.
 func (x *index) len() int { return int(x.count) }
@@ -44,11 +44,8 @@ func (x *index) each(h uint64, f func(slot int32) bool) {
 		if e == 0 {
 			return
 		}
-		if e>>32 == h>>32 {
-			slot := int32(e&(1<<32-1)) - 1
-			if x.at(slot).hash == h && !f(slot) {
-				return
-			}
+		if slot := int32(e - 1); x.at(slot).hash == h && !f(slot) {
+			return
 		}
 	}
 }
@@ -65,22 +62,22 @@ func (x *index) add(ref caseRef, h uint64) {
 	if int(x.count)*2 > len(x.table) {
 		x.grow()
 	}
-	x.put(h, h>>32<<32|uint64(slot+1))
+	x.put(h, uint32(slot+1))
 }
 
 // grow doubles the table.
 func (x *index) grow() {
 	old := x.table
-	x.table = make([]uint64, 2*len(old))
+	x.table = make([]uint32, 2*len(old))
 	for _, e := range old {
 		if e != 0 {
-			x.put(x.at(int32(e&(1<<32-1))-1).hash, e)
+			x.put(x.at(int32(e-1)).hash, e)
 		}
 	}
 }
 
 // put stores entry e for hash h in the first free place from h on.
-func (x *index) put(h, e uint64) {
+func (x *index) put(h uint64, e uint32) {
 	mask := uint64(len(x.table) - 1)
 	i := h & mask
 	for x.table[i] != 0 {

@@ -46,7 +46,7 @@ func TestIndex(t *testing.T) {
 
 	h := x.hash("case.5")
 	x.add(caseRef{line: -1}, h)   // a second case whose id hashes as case.5's does
-	x.add(caseRef{line: -2}, h^1) // the same high 32 bits in the table, another hash
+	x.add(caseRef{line: -2}, h^1) // another hash, next to it in the table
 	var lines []int32
 	x.each(h, func(slot int32) bool { lines = append(lines, x.at(slot).line); return true })
 	if slices.Sort(lines); !slices.Equal(lines, []int32{-1, 6}) {
