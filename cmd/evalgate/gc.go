@@ -10,15 +10,17 @@ import (
 // The collector's pace (README "Memory"). A run is short, and most runs have a small live heap:
 // collecting a quarter as often as Go's default (GOGC=400) saves about a sixth of validate's time on
 // 10,000 pages (0.16 s against 0.19 s) for 10 MB more. But the heap grows to five times what is live, and a run over
-// 50,000 pages or 100,000 EvalCase cases has 10 to 15 MB live: 65 and 95 MB of memory at that pace.
+// 50,000 pages or 100,000 EvalCase cases has 5 to 10 MB live: 50 MB of memory and more at that pace.
 // So after every collection the pace is set anew: the heap may grow to gcTarget, at no slower a pace
-// than GOGC=400 and no faster than Go's own (GOGC=100). A target of 12 MiB rather than 16 keeps
-// validate on 50,000 pages (4 MB live) near 30 MB of RSS, not 32, and costs validate, check and cases
-// no time that runs of each could tell apart; a soft memory limit on top cut 3 MB more but made check
-// on 50,000 pages 40% slower, for a heap that grows collects far too often under it.
+// than GOGC=400 and no faster than GOGC=75. A target of 12 MiB rather than 16 keeps validate on
+// 50,000 pages (4 MB live) under 30 MB of RSS, and costs validate, check and cases no time that runs of
+// each could tell apart. Once the live heap passes 7 MiB the pace is GOGC=75 rather than Go's 100: cases
+// on 100,000 cases (8 MB live) then peaks at 29 MB, not 31, for 4% more CPU time (GOGC=50: 28 MB, 10%
+// more). A soft memory limit instead cut 3 MB but made check on 50,000 pages 40% slower: a heap that
+// grows is collected far too often under it.
 const (
 	gcTarget = 12 << 20
-	gcMin    = 100
+	gcMin    = 75
 	gcMax    = 400
 )
 

