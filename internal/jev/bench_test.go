@@ -87,23 +87,21 @@ func decodeBoth(b *testing.B, ctext, rtext []byte) {
 	}
 }
 
-// evalBoth is what `evalgate jev eval` does after reading the files: load and
-// validate the contract and the replay, evaluate (internal/cli writes the
-// summary from the report).
+// evalBoth is what `evalgate jev eval` does after reading the files (Evaluate, here with the files
+// already read): load and validate the contract and the replay, the replay beside the contract, then
+// evaluate (internal/cli writes the summary from the report).
 func evalBoth(b *testing.B, ctext, rtext []byte) {
-	c, faults := LoadContract("contract.json", ctext, Options{CandidateModel: "jev-1.14"})
-	if len(faults) > 0 {
-		b.Fatal(codes(faults))
+	read := func(name string, _ bool) ([]byte, error) {
+		if name == "contract.json" {
+			return ctext, nil
+		}
+		return rtext, nil
 	}
-	r, faults := LoadReplay("replay.json", rtext)
-	if len(faults) > 0 {
-		b.Fatal(codes(faults))
+	o := Evaluate(context.Background(), Entry{Contract: "contract.json", Answers: "replay.json", CandidateModel: "jev-1.14"}, read, true)
+	if o.Invalid() || o.Report == nil {
+		b.Fatalf("%s, %v", codes(o.Faults), o.Models)
 	}
-	rep, faults := Eval(c, r)
-	if len(faults) > 0 {
-		b.Fatal(codes(faults))
-	}
-	if len(rep.Cases) != benchCases || rep.Unchanged == benchCases {
+	if rep := o.Report; len(rep.Cases) != benchCases || rep.Unchanged == benchCases {
 		b.Fatalf("%d cases, %d unchanged", len(rep.Cases), rep.Unchanged)
 	}
 }

@@ -57,7 +57,7 @@ func ReadLimit(whole bool) int64 {
 type Evaluation struct {
 	Contract *Contract // nil when the contract did not load
 	// Models are the faults of the entry's own models (a floating
-	// candidate-model without an opt-in): no replay was read.
+	// candidate-model without an opt-in): no replay was evaluated.
 	Models []ModelProblem
 	// Faults are the contract's or the replays' faults, or the run's
 	// internal_error: nothing they concern was evaluated.
@@ -84,30 +84,26 @@ func Evaluate(ctx context.Context, e Entry, read ReadFunc, evalReplays bool) (o 
 			}}}
 		}
 	}()
-	text, err := read(e.Contract, !jsonlFile(e.Contract))
-	if err != nil {
-		f := readFault(e.Contract, err, ReadLimit(!jsonlFile(e.Contract)))
-		f.File = e.Contract
-		return Evaluation{Faults: []diag.Result{f}}
+	// The replays load beside the contract, each on a core of its own; what they found is dropped when
+	// the contract says they are not to be evaluated.
+	var candidateLoad, baselineLoad func() (*Replay, []diag.Result)
+	if evalReplays && e.Answers != "" {
+		candidateLoad = loadAside(e.Answers, read)
+		if e.From != "" {
+			baselineLoad = loadAside(e.From, read)
+		}
 	}
-	c, faults := LoadContract(e.Contract, text, Options{
-		CandidateModel: e.CandidateModel, BaselineModel: e.BaselineModel, AllowUnpinned: e.AllowUnpinned,
-	})
+	c, faults := loadContract(e, read)
+	candidate, candidateFaults := waitLoad(candidateLoad)
+	baseline, baselineFaults := waitLoad(baselineLoad)
 	if len(faults) > 0 {
 		return Evaluation{Faults: faults}
 	}
 	o.Contract = c
-	if o.Models = c.ModelProblems(); len(o.Models) > 0 || !evalReplays || e.Answers == "" || ctx.Err() != nil {
+	if o.Models = c.ModelProblems(); len(o.Models) > 0 || candidateLoad == nil || ctx.Err() != nil {
 		return o
 	}
-	candidate, faults := loadReplay(e.Answers, read)
-	o.Faults = faults
-	var baseline *Replay
-	if e.From != "" {
-		var bf []diag.Result
-		baseline, bf = loadReplay(e.From, read)
-		o.Faults = append(o.Faults, bf...)
-	}
+	o.Faults = append(candidateFaults, baselineFaults...)
 	if candidate == nil || (e.From != "" && baseline == nil) {
 		return o
 	}
@@ -146,6 +142,53 @@ func Check(ctx context.Context, root string, e Entry, readReplays bool) []diag.R
 		out = append(out, o.Report.Results()...)
 	}
 	return out
+}
+
+// loadContract reads and loads the entry's contract: the contract, or its faults.
+func loadContract(e Entry, read ReadFunc) (*Contract, []diag.Result) {
+	text, err := read(e.Contract, !jsonlFile(e.Contract))
+	if err != nil {
+		f := readFault(e.Contract, err, ReadLimit(!jsonlFile(e.Contract)))
+		f.File = e.Contract
+		return nil, []diag.Result{f}
+	}
+	return LoadContract(e.Contract, text, Options{
+		CandidateModel: e.CandidateModel, BaselineModel: e.BaselineModel, AllowUnpinned: e.AllowUnpinned,
+	})
+}
+
+// loadAside starts loading a replay on a goroutine of its own; the function it returns waits for it. A
+// panic there is raised again by that function, on the caller's goroutine, whose recover reports it.
+func loadAside(name string, read ReadFunc) func() (*Replay, []diag.Result) {
+	type loaded struct {
+		replay *Replay
+		faults []diag.Result
+		panic  any
+	}
+	done := make(chan loaded, 1)
+	go func() {
+		var l loaded
+		defer func() {
+			l.panic = recover()
+			done <- l
+		}()
+		l.replay, l.faults = loadReplay(name, read)
+	}()
+	return func() (*Replay, []diag.Result) {
+		l := <-done
+		if l.panic != nil {
+			panic(l.panic)
+		}
+		return l.replay, l.faults
+	}
+}
+
+// waitLoad waits for a replay loadAside started; nothing when none was.
+func waitLoad(wait func() (*Replay, []diag.Result)) (*Replay, []diag.Result) {
+	if wait == nil {
+		return nil, nil
+	}
+	return wait()
 }
 
 // loadReplay reads and loads a replay: the replay (nil when it is not one)

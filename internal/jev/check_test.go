@@ -152,3 +152,26 @@ func TestCheckPanicIsAResult(t *testing.T) {
 		t.Errorf("results %s", codes(got))
 	}
 }
+
+// TestEvaluateReplayPanic: a panic while a replay loads beside the contract (here in reading it) is the
+// entry's internal_error, not a crash, for the candidate and for the baseline; and a replay that loaded
+// beside a contract with faults adds nothing to them.
+func TestEvaluateReplayPanic(t *testing.T) {
+	texts := map[string]string{"c.json": testdataText(t, "contract.json"), "bad.json": "{", "r.json": testdataText(t, "candidate.json")}
+	read := func(name string, _ bool) ([]byte, error) {
+		if name == "boom.json" {
+			panic("reading " + name)
+		}
+		return []byte(texts[name]), nil
+	}
+	for _, e := range []Entry{{Contract: "c.json", Answers: "boom.json"}, {Contract: "c.json", Answers: "r.json", From: "boom.json"}} {
+		o := Evaluate(context.Background(), e, read, true)
+		if len(o.Faults) != 1 || o.Faults[0].Code != "internal_error" || o.Faults[0].Message != "internal error: reading boom.json" {
+			t.Errorf("%+v: faults %s", e, codes(o.Faults))
+		}
+	}
+	o := Evaluate(context.Background(), Entry{Contract: "bad.json", Answers: "bad.json"}, read, true)
+	if len(o.Faults) != 1 || o.Faults[0].File != "bad.json" || o.Faults[0].Check != diag.CheckDefinition {
+		t.Errorf("a contract with faults and a bad replay: %s", codes(o.Faults))
+	}
+}
