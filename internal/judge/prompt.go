@@ -46,32 +46,32 @@ var markerLike = regexp.MustCompile(`(?i)evalgate[\s_\-.]*document`)
 func Render(in Input) Prompt {
 	sum := sha256.Sum256(in.Target)
 	nonce := hex.EncodeToString(sum[:8])
-	begin := "<<<" + markerWord + " " + nonce + ">>>"
-	end := "<<<END " + markerWord + " " + nonce + ">>>"
+	text := neutralise(strings.ToValidUTF8(string(in.Target), "\uFFFD")) // as JSON will send it
 	var b strings.Builder
-	b.Grow(len(in.Assertion) + len(in.Evidence) + len(in.Path) + len(in.Target) + len(begin) + len(end) + 64)
-	b.WriteString("Assertion: ")
-	b.WriteString(oneLine(in.Assertion))
-	b.WriteString("\n")
+	b.Grow(len(in.Assertion) + len(in.Evidence) + len(in.Path) + len(text) + 2*len(markerWord) + 2*len(nonce) + 128)
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		b.WriteByte('\n')
+	}
+	line("Assertion: ", oneLine(in.Assertion))
 	if in.Evidence != "" {
-		b.WriteString("Where to look: ")
-		b.WriteString(oneLine(in.Evidence))
-		b.WriteString("\n")
+		line("Where to look: ", oneLine(in.Evidence))
 	}
 	for _, e := range in.Pass {
-		b.WriteString("Example that passes: " + oneLine(e) + "\n")
+		line("Example that passes: ", oneLine(e))
 	}
 	for _, e := range in.Fail {
-		b.WriteString("Example that fails: " + oneLine(e) + "\n")
+		line("Example that fails: ", oneLine(e))
 	}
-	b.WriteString("Document: the " + in.Kind + " of " + oneLine(in.Path) + "\n")
-	b.WriteString(begin + "\n")
-	text := neutralise(strings.ToValidUTF8(string(in.Target), "\uFFFD")) // as JSON will send it
+	line("Document: the ", in.Kind, " of ", oneLine(in.Path))
+	line("<<<", markerWord, " ", nonce, ">>>")
 	b.WriteString(text)
 	if !strings.HasSuffix(text, "\n") {
-		b.WriteString("\n")
+		b.WriteByte('\n')
 	}
-	b.WriteString(end + "\n")
+	line("<<<END ", markerWord, " ", nonce, ">>>")
 	return Prompt{System: system, User: b.String(), Nonce: nonce}
 }
 
