@@ -35,7 +35,7 @@ func decodeLine(ln rawLine) (d decodedCase) {
 		}
 	}()
 	w := caseWires.Get().(*caseWire)
-	defer func() { *w = caseWire{}; caseWires.Put(w) }()
+	defer func() { w.reset(); caseWires.Put(w) }()
 	if fastCaseInto(ln.Text, w) {
 		d.valid, d.info.id = true, w.ID
 		d.info.asserts, d.info.report = w.mask()

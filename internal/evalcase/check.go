@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"sync"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/repofs"
@@ -500,6 +501,10 @@ type assertionDoc struct {
 	Params   rawJSON `json:"params"` // points into the line, valid while it is checked
 }
 
+// assertionDocs holds the room pass 2 decodes a case's assertions into: a case is decoded again for
+// each of its candidates.
+var assertionDocs = sync.Pool{New: func() any { return new([]assertionDoc) }}
+
 // assert re-reads a case and runs its assertions on the candidate w.
 // assertJob is the assertions of one case on its candidate: everything they need, so that they run on
 // any core.
@@ -516,7 +521,13 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 	ref, w := &j.ref, j.w
 	id := w.CaseID // the candidate's, which is its case's
 	line := int(ref.line)
-	var doc caseDoc
+	room := assertionDocs.Get().(*[]assertionDoc)
+	doc := caseDoc{Assertions: (*room)[:0]}
+	defer func() {
+		clear(doc.Assertions) // what they point to is the line's, done with
+		*room = doc.Assertions[:0]
+		assertionDocs.Put(room)
+	}()
 	err := j.err
 	if err == nil {
 		err = decodeCase(j.text, &doc)

@@ -149,8 +149,8 @@ func fastCase(text []byte) (*caseWire, bool) {
 	return w, fastCaseInto(text, w)
 }
 
-// fastCaseInto is fastCase decoding into w, which must be zero: pass 1 reuses one per line
-// (caseWires).
+// fastCaseInto is fastCase decoding into w, which must be zero but for the room its empty Assertions
+// may have: pass 1 reuses one per line (caseWires).
 func fastCaseInto(text []byte, w *caseWire) bool {
 	// A null anywhere (even inside a string) sends the line to the
 	// authoritative validation: a null would decode as an absent field.
@@ -163,6 +163,13 @@ func fastCaseInto(text []byte, w *caseWire) bool {
 	*w = caseWire{}
 	ks, err := jsonCase(text, w)
 	return err == nil && !ks.dup && !ks.unknown && w.clean(ks.present)
+}
+
+// reset makes w zero for the next line but for the room of its Assertions, kept (empty) for the next
+// line's.
+func (w *caseWire) reset() {
+	clear(w.Assertions)
+	*w = caseWire{Assertions: w.Assertions[:0]}
 }
 
 // caseWires are the caseWires pass 1 decodes lines into: only the id and the assertions' mask are

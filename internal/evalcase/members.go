@@ -158,7 +158,8 @@ func eachItem(text []byte, f func(val []byte) error) error {
 var errNotArray = errors.New("not a JSON array")
 
 // decodeCase decodes what the assertions read of a valid case, as
-// json.Unmarshal into caseDoc would (FuzzReadCases checks that).
+// json.Unmarshal into caseDoc would (FuzzReadCases checks that). doc is zero
+// but for the room its empty Assertions may have, which decodeCase uses.
 func decodeCase(text []byte, doc *caseDoc) error {
 	return eachMember(text, func(key, val []byte) error {
 		switch string(key) {
@@ -179,10 +180,14 @@ func decodeCase(text []byte, doc *caseDoc) error {
 				return err
 			})
 		case "assertions":
-			doc.Assertions = []assertionDoc{}
+			doc.Assertions = doc.Assertions[:0] // the room the caller gave, if any
+			if doc.Assertions == nil {
+				doc.Assertions = []assertionDoc{}
+			}
 			return eachItem(val, func(item []byte) error {
-				var a assertionDoc
-				err := eachMember(item, func(key, val []byte) error {
+				doc.Assertions = append(doc.Assertions, assertionDoc{})
+				a := &doc.Assertions[len(doc.Assertions)-1]
+				return eachMember(item, func(key, val []byte) error {
 					switch string(key) {
 					case "name":
 						return jsonString(val, &a.Name)
@@ -193,8 +198,6 @@ func decodeCase(text []byte, doc *caseDoc) error {
 					}
 					return nil
 				})
-				doc.Assertions = append(doc.Assertions, a)
-				return err
 			})
 		}
 		return nil

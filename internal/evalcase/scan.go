@@ -105,9 +105,10 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 				return false
 			})
 		case "assertions":
-			w.Assertions = []assertionWire{}
+			w.Assertions = w.Assertions[:0] // the room a reused wire has kept
 			return s.array(func() bool {
-				var a assertionWire
+				w.Assertions = append(w.Assertions, assertionWire{})
+				a := &w.Assertions[len(w.Assertions)-1]
 				var seen uint32
 				ok := s.object(AssertionFields, func(k int, name []byte) bool {
 					if seen&(1<<k) != 0 {
@@ -130,7 +131,6 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 					}
 					return false
 				})
-				w.Assertions = append(w.Assertions, a)
 				return ok
 			})
 		}
