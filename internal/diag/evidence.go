@@ -85,48 +85,81 @@ func BoundEvidence(ev map[string]any) map[string]any {
 // Most evidence is far inside the bounds, and this is all it costs; evidence this cannot vouch for
 // is measured exactly.
 func fitsAtOnce(ev map[string]any) bool {
-	room := MaxEvidenceBytes
-	var walk func(v any) bool
-	walk = func(v any) bool {
-		switch x := v.(type) {
-		case nil, bool:
-			room -= 5
-		case int, int64:
-			room -= 20
-		case float64:
-			room -= 28
-		case string:
-			if len(x) > MaxEvidenceString {
-				return false
-			}
-			room -= 6*len(x) + 2
-		case []any:
-			if len(x) > MaxEvidenceItems {
-				return false
-			}
-			room -= 2 + len(x)
-			for _, e := range x {
-				if !walk(e) {
-					return false
-				}
-			}
-		case map[string]any:
-			room -= 2 + len(x)
-			for k, e := range x {
-				if len(k) > MaxEvidenceString {
-					return false
-				}
-				room -= 6*len(k) + 3
-				if !walk(e) {
-					return false
-				}
-			}
-		default:
-			return false // other types are normalized by a copy
-		}
-		return room >= 0
+	w := evidenceWalk{room: MaxEvidenceBytes}
+	return w.walk(ev)
+}
+
+// ScanEvidence walks ev once, as a report takes in each result (README "Evidence"): fits says that
+// BoundEvidence returns it as it is; valid that every string of it, keys included, is valid UTF-8;
+// size estimates the memory it holds. A walk that finds it does not fit still measures the rest.
+func ScanEvidence(ev map[string]any) (fits, valid bool, size int) {
+	if ev == nil {
+		return true, true, 0
 	}
-	return walk(ev)
+	w := evidenceWalk{room: MaxEvidenceBytes, whole: true, valid: true}
+	fits = w.walk(ev)
+	return fits, w.valid, w.size
+}
+
+// evidenceWalk is one walk over evidence. It takes room down by fitsAtOnce's measure; a whole walk
+// goes on where that measure fails, checks UTF-8 and adds up size.
+type evidenceWalk struct {
+	room, size int
+	whole      bool
+	valid      bool
+}
+
+// walk reports whether v fits by the crude measure; a walk that is not whole stops at the first
+// value that does not.
+func (w *evidenceWalk) walk(v any) bool {
+	fits := true
+	switch x := v.(type) {
+	case nil, bool:
+		w.room -= 5
+		w.size += 16
+	case int, int64:
+		w.room -= 20
+		w.size += 16
+	case float64:
+		w.room -= 28
+		w.size += 16
+	case string:
+		w.room -= 6*len(x) + 2
+		fits = len(x) <= MaxEvidenceString
+		if w.whole {
+			w.size += 16 + len(x)
+			w.valid = w.valid && utf8.ValidString(x)
+		}
+	case []any:
+		w.room -= 2 + len(x)
+		w.size += 24
+		fits = len(x) <= MaxEvidenceItems
+		for _, e := range x {
+			if !fits && !w.whole {
+				return false
+			}
+			fits = w.walk(e) && fits
+		}
+	case map[string]any:
+		w.room -= 2 + len(x)
+		w.size += 48
+		for k, e := range x {
+			if !fits && !w.whole {
+				return false
+			}
+			w.room -= 6*len(k) + 3
+			fits = len(k) <= MaxEvidenceString && fits
+			if w.whole {
+				w.size += 16 + len(k)
+				w.valid = w.valid && utf8.ValidString(k)
+			}
+			fits = w.walk(e) && fits
+		}
+	default:
+		fits = false // other types are normalized by a copy
+		w.size += 16
+	}
+	return fits && w.room >= 0
 }
 
 // within reports whether v keeps the per-list and per-string bounds.

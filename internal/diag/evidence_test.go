@@ -224,6 +224,20 @@ func TestFitsAtOnce(t *testing.T) {
 				t.Fatalf("fitsAtOnce vouches for evidence the bounds cut: %d bytes", jsonSize(ev))
 			}
 		}
+		// ScanEvidence's whole walk tells the same, and also finds a bad byte wherever it is.
+		fits, valid, size := ScanEvidence(ev)
+		if fits != fitsAtOnce(ev) || !valid || size < jsonSize(ev)/6 {
+			t.Fatalf("ScanEvidence = %v, %v, %d; fitsAtOnce %v, %d bytes of JSON", fits, valid, size, fitsAtOnce(ev), jsonSize(ev))
+		}
+		bad := map[string]any{"ok": ev}
+		if r.IntN(2) == 0 {
+			bad["x\xff"] = 1
+		} else {
+			bad["list"] = []any{1, map[string]any{"s": "a\xffb"}}
+		}
+		if _, valid, _ := ScanEvidence(bad); valid {
+			t.Fatalf("ScanEvidence finds %v valid", bad)
+		}
 	}
 	if vouched == 0 || vouched == 500 {
 		t.Errorf("fitsAtOnce vouched for %d of 500: both kinds should occur", vouched)

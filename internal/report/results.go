@@ -7,7 +7,6 @@ import (
 	"io"
 	"iter"
 	"os"
-	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -75,7 +74,6 @@ func (s *Results) Decide(failOn diag.Severity) {
 // back is what every writer would see.
 func (s *Results) Add(rs ...diag.Result) {
 	for _, res := range rs {
-		res.Evidence = diag.BoundEvidence(res.Evidence)
 		size := validResult(&res)
 		if s.decided {
 			res.Blocking = diag.Blocks(&res, s.failOn)
@@ -344,9 +342,9 @@ func (h *cursors) Pop() any {
 	return c
 }
 
-// validResult replaces every invalid byte of res's text with U+FFFD, and returns an estimate of the
-// memory res holds: its strings and evidence, and the struct itself. The evidence is walked once for
-// both.
+// validResult bounds res's evidence (README "Evidence"), replaces every invalid byte of its text with
+// U+FFFD, and returns an estimate of the memory res holds: its strings and evidence, and the struct
+// itself. Evidence within its bounds, as most is, is walked once for all of it.
 func validResult(res *diag.Result) (size int) {
 	size = 200
 	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
@@ -354,36 +352,13 @@ func validResult(res *diag.Result) (size int) {
 		*s = validUTF8(*s)
 		size += len(*s)
 	}
-	if res.Evidence != nil {
-		n, valid := scanEvidence(res.Evidence)
-		if !valid {
-			res.Evidence, _ = validValue(res.Evidence).(map[string]any)
-		}
-		size += n
+	fits, valid, n := diag.ScanEvidence(res.Evidence)
+	if !fits {
+		res.Evidence = diag.BoundEvidence(res.Evidence)
+		_, valid, n = diag.ScanEvidence(res.Evidence)
 	}
-	return size
-}
-
-// scanEvidence estimates the memory v holds, and says whether every string of it, keys included, is
-// valid UTF-8.
-func scanEvidence(v any) (size int, valid bool) {
-	switch x := v.(type) {
-	case string:
-		return 16 + len(x), utf8.ValidString(x)
-	case []any:
-		size, valid = 24, true
-		for _, e := range x {
-			n, ok := scanEvidence(e)
-			size, valid = size+n, valid && ok
-		}
-		return size, valid
-	case map[string]any:
-		size, valid = 48, true
-		for k, e := range x {
-			n, ok := scanEvidence(e)
-			size, valid = size+16+len(k)+n, valid && ok && utf8.ValidString(k)
-		}
-		return size, valid
+	if !valid {
+		res.Evidence, _ = validValue(res.Evidence).(map[string]any)
 	}
-	return 16, true
+	return size + n
 }
