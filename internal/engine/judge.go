@@ -393,32 +393,34 @@ func (r *run) gradeAI(ctx context.Context, base diag.Result, ps *pageState, ev *
 	}
 	j := r.judge
 	runs := make([]judge.Run, len(p.runs))
-	answered := make([]string, len(p.runs))
-	tokens := make([]int, len(p.runs))
-	var wg sync.WaitGroup
+	var asking *sync.WaitGroup
 	last := -1 // the last run to ask is asked on this goroutine: most plans ask one
 	for i := range p.runs {
 		pr := &p.runs[i]
 		switch {
 		case pr.cached:
 			j.cached.Add(1)
-			v := pr.entry.Verdict
-			runs[i], answered[i], tokens[i] = judge.Run{Verdict: &v}, pr.entry.Model, pr.entry.Tokens
+			runs[i] = judge.Run{Verdict: &pr.entry.Verdict}
 		case pr.ask:
 			if k := last; k >= 0 {
-				wg.Go(func() { runs[k], answered[k], tokens[k] = r.askRun(ctx, p, k) })
+				if asking == nil {
+					asking = new(sync.WaitGroup)
+				}
+				asking.Go(func() { runs[k] = r.askRun(ctx, p, k) })
 			}
 			last = i
 		}
 	}
 	if last >= 0 {
-		runs[last], answered[last], tokens[last] = r.askRun(ctx, p, last)
+		runs[last] = r.askRun(ctx, p, last)
 	}
-	wg.Wait()
+	if asking != nil {
+		asking.Wait()
+	}
 	if ctx.Err() != nil {
 		return []diag.Result{with(base, diag.Error, "internal_error", "not finished: "+context.Cause(ctx).Error())}
 	}
-	res := r.judgeResult(base, p, runs, answered, tokens)
+	res := r.judgeResult(base, p, runs)
 	if res.Outcome == diag.Pending && (res.Code == "judge_split" || res.Code == "judge_incomplete") {
 		if rev, ok := r.reviewed(base, ps, ev, p.in.Target); ok {
 			rev.Evidence["judge"] = res.Evidence
@@ -428,26 +430,30 @@ func (r *run) gradeAI(ctx context.Context, base diag.Result, ps *pageState, ev *
 	return append([]diag.Result{r.mask(res)}, p.notes...)
 }
 
-// askRun asks run i of a plan, holding one of the judge's slots, and caches a valid verdict.
-func (r *run) askRun(ctx context.Context, p *judgePlan, i int) (judge.Run, string, int) {
+// askRun asks run i of a plan, holding one of the judge's slots, and caches a valid verdict. The
+// model that answered and the tokens it took go to the run's entry, as a cached run has them.
+func (r *run) askRun(ctx context.Context, p *judgePlan, i int) judge.Run {
 	j := r.judge
 	select {
 	case j.sem <- struct{}{}:
 	case <-ctx.Done():
-		return judge.Run{Err: ctx.Err()}, "", 0
+		return judge.Run{Err: ctx.Err()}
 	}
 	defer func() { <-j.sem }()
 	j.calls.Add(1)
 	reply, err := p.prov.ask(ctx, p.model, p.in, p.prompt, i+1, len(p.runs))
 	if err != nil {
-		return judge.Run{Err: err}, "", 0
+		return judge.Run{Err: err}
 	}
+	e := &p.runs[i].entry
+	e.Model, e.Tokens = reply.Model, reply.Tokens
 	v, err := judge.Parse(reply.Text, p.in.Target, reply.Fenced)
 	if err != nil {
-		return judge.Run{Err: err}, reply.Model, reply.Tokens
+		return judge.Run{Err: err}
 	}
-	j.cache.Put(p.runs[i].key, judge.Entry{Verdict: v, Model: reply.Model, Tokens: reply.Tokens})
-	return judge.Run{Verdict: &v}, reply.Model, reply.Tokens
+	e.Verdict = v
+	j.cache.Put(p.runs[i].key, *e)
+	return judge.Run{Verdict: &e.Verdict}
 }
 
 // Bounds of a run's reasoning and quotes in evidence.
@@ -459,7 +465,7 @@ const (
 
 // judgeResult is the eval's result from its runs: the consensus, or judge_budget when runs are
 // missing for want of calls, with the evidence of every run.
-func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run, answered []string, tokens []int) diag.Result {
+func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run) diag.Result {
 	c := judge.Consensus(runs, r.judge.ai.Agreement)
 	res := with(base, c.Outcome, c.Code, c.Message)
 	if c.Code == "judge_failed" {
@@ -473,10 +479,11 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run, answ
 	if p.short && res.Outcome != diag.Pass && res.Outcome != diag.Fail {
 		res = with(base, diag.Pending, "judge_budget", fmt.Sprintf("the budget of %d judge calls is spent; the runs asked so far are cached", r.judge.limit))
 	}
-	var detail []any
+	detail := make([]any, 0, len(runs))
 	cached, total, models := 0, 0, []string{}
 	for i, run := range runs {
-		d := map[string]any{"run": i + 1, "cached": p.runs[i].cached}
+		d := make(map[string]any, 5)
+		d["run"], d["cached"] = i+1, p.runs[i].cached
 		switch {
 		case run.Verdict != nil:
 			qs := run.Verdict.Quotes[:min(len(run.Verdict.Quotes), maxQuotes)]
@@ -484,7 +491,7 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run, answ
 			for k, q := range qs {
 				quotes[k] = clipRunes(q, maxQuote)
 			}
-			d["verdict"], d["reasoning"], d["quotes"] = run.Verdict.Verdict, clipRunes(run.Verdict.Reasoning, maxReasoning), quotes
+			d["verdict"], d["reasoning"], d["quotes"] = verdictValue(run.Verdict.Verdict), clipRunes(run.Verdict.Reasoning, maxReasoning), quotes
 		case run.Err != nil:
 			d["error"] = clipRunes(run.Err.Error(), maxReasoning)
 		default:
@@ -493,10 +500,10 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run, answ
 		if p.runs[i].cached {
 			cached++
 		}
-		if answered[i] != "" && !slices.Contains(models, answered[i]) {
-			models = append(models, answered[i])
+		if m := p.runs[i].entry.Model; m != "" && !slices.Contains(models, m) {
+			models = append(models, m)
 		}
-		total += tokens[i]
+		total += p.runs[i].entry.Tokens
 		detail = append(detail, d)
 	}
 	res.Evidence = map[string]any{
@@ -505,6 +512,19 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run, answ
 		"cached": cached, "tokens": total, "run_details": detail,
 	}
 	return res
+}
+
+// verdictValue is v as evidence holds it: one of the three verdict words costs no allocation.
+func verdictValue(v string) any {
+	switch v {
+	case judge.Pass:
+		return judge.Pass
+	case judge.Fail:
+		return judge.Fail
+	case judge.Partial:
+		return judge.Partial
+	}
+	return v
 }
 
 func toAny(ss []string) []any {
