@@ -37,6 +37,8 @@ type caseWire struct {
 	References     stringsCheck    `json:"references"`
 	Difficulty     string          `json:"difficulty"`
 	Tags           []string        `json:"tags"`
+
+	recur recurring // kept from line to line by reset (see recurring)
 }
 
 // assertionWire is an assertion; an absent name or severity decodes as "",
@@ -160,7 +162,7 @@ func fastCaseInto(text []byte, w *caseWire) bool {
 	if present, ok := scanCase(text, w); ok {
 		return w.clean(present)
 	}
-	*w = caseWire{}
+	*w = caseWire{recur: w.recur}
 	ks, err := jsonCase(text, w)
 	return err == nil && !ks.dup && !ks.unknown && w.clean(ks.present)
 }
@@ -169,7 +171,7 @@ func fastCaseInto(text []byte, w *caseWire) bool {
 // line's.
 func (w *caseWire) reset() {
 	clear(w.Assertions)
-	*w = caseWire{Assertions: w.Assertions[:0]}
+	*w = caseWire{Assertions: w.Assertions[:0], recur: w.recur}
 }
 
 // caseWires are the caseWires pass 1 decodes lines into: only the id and the assertions' mask are

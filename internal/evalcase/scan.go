@@ -51,7 +51,7 @@ func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
 // UTF-8 without a null (fastCase's precondition). FuzzScanCase checks that it agrees with
 // encoding/json on every line it accepts.
 func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
-	s := scanner{b: text}
+	s := scanner{b: text, recur: &w.recur}
 	ok = s.object(caseKeys.allowed, func(k int, name []byte) bool {
 		if present&(1<<k) != 0 {
 			return false // repeated: scanKeys reports it
@@ -65,13 +65,13 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 		case "id":
 			return s.plainString(&w.ID)
 		case "source_locale":
-			return s.plainString(&w.SourceLocale)
+			return s.recurringString(&w.SourceLocale)
 		case "target_locale":
-			return s.plainString(&w.TargetLocale)
+			return s.recurringString(&w.TargetLocale)
 		case "domain":
-			return s.plainString(&w.Domain)
+			return s.recurringString(&w.Domain)
 		case "difficulty":
-			return s.plainString(&w.Difficulty)
+			return s.recurringString(&w.Difficulty)
 		case "source":
 			return s.peek() == '"' && s.value()
 		case "context":
@@ -91,16 +91,16 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 				seen |= 1 << k
 				switch string(name) {
 				case "kind":
-					return s.plainString(&w.Provenance.Kind)
+					return s.recurringString(&w.Provenance.Kind)
 				case "license":
-					return s.plainString(&w.Provenance.License)
+					return s.recurringString(&w.Provenance.License)
 				case "source":
 					var src string
 					ok := s.plainString(&src)
 					w.Provenance.Source = &src
 					return ok
 				case "transformation":
-					return s.plainString(&w.Provenance.Transformation)
+					return s.recurringString(&w.Provenance.Transformation)
 				}
 				return false
 			})
@@ -117,9 +117,9 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 					seen |= 1 << k
 					switch string(name) {
 					case "name":
-						return s.plainString(&a.Name)
+						return s.recurringString(&a.Name)
 					case "severity":
-						return s.plainString(&a.Severity)
+						return s.recurringString(&a.Severity)
 					case "params":
 						s.space()
 						start := s.i
@@ -152,6 +152,33 @@ type scanner struct {
 	b     []byte
 	i     int
 	depth int
+	recur *recurring // the texts recurringString keeps from line to line; nil keeps none
+}
+
+// recurring holds texts that recur from line to line of a file, each under itself: locales, domains,
+// licenses, the values of enums, tags. A text it holds costs no allocation when read again. It takes
+// the first maxRecurring texts of at most maxRecurringLen bytes, so a file of texts that never recur
+// costs what it did without it.
+type recurring map[string]string
+
+const (
+	maxRecurring    = 64
+	maxRecurringLen = 64
+)
+
+// of returns b as a string, the one r holds if it holds it.
+func (r *recurring) of(b []byte) string {
+	if s, ok := (*r)[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(s) <= maxRecurringLen && len(*r) < maxRecurring {
+		if *r == nil {
+			*r = make(recurring, maxRecurring)
+		}
+		(*r)[s] = s
+	}
+	return s
 }
 
 // maxScanDepth and maxScanKeys are scanKeys' limits: past them, encoding/json decides.
@@ -273,12 +300,13 @@ func (s *scanner) plainBytes() ([]byte, bool) {
 	return body, true
 }
 
-// strings reads an array of plain strings into a slice that is empty, not nil, for [].
+// strings reads an array of plain strings into a slice that is empty, not nil, for []. Its items are
+// the kind that recur (tags, tokens).
 func (s *scanner) strings(to *[]string) bool {
 	*to = []string{}
 	return s.array(func() bool {
 		var t string
-		ok := s.plainString(&t)
+		ok := s.recurringString(&t)
 		*to = append(*to, t)
 		return ok
 	})
@@ -286,7 +314,13 @@ func (s *scanner) strings(to *[]string) bool {
 
 // plainString reads a string value into to: as it is without escapes, else decoded by encoding/json,
 // which reads a string alone exactly as it reads it inside an object.
-func (s *scanner) plainString(to *string) bool {
+func (s *scanner) plainString(to *string) bool { return s.stringInto(to, nil) }
+
+// recurringString is plainString for a value that recurs from line to line (see recurring): one
+// without escapes is read through s.recur.
+func (s *scanner) recurringString(to *string) bool { return s.stringInto(to, s.recur) }
+
+func (s *scanner) stringInto(to *string, recur *recurring) bool {
 	if s.peek() != '"' {
 		return false
 	}
@@ -296,7 +330,11 @@ func (s *scanner) plainString(to *string) bool {
 	}
 	tok := s.b[start:s.i]
 	if bytes.IndexByte(tok, '\\') < 0 {
-		*to = string(tok[1 : len(tok)-1])
+		if recur != nil {
+			*to = recur.of(tok[1 : len(tok)-1])
+		} else {
+			*to = string(tok[1 : len(tok)-1])
+		}
 		return true
 	}
 	v, ok := jsonstr.Unquote(tok) // as json.Unmarshal decodes it, several times faster

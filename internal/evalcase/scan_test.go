@@ -3,6 +3,7 @@ package evalcase
 import (
 	"bytes"
 	"reflect"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 )
@@ -67,6 +68,9 @@ func scanAgrees(t *testing.T, line []byte) bool {
 		if len(again.Assertions) == 0 && w.Assertions == nil {
 			again.Assertions = nil // the room, empty, where a fresh wire has none
 		}
+		// The texts each wire keeps to read again are not what it read: the values read through
+		// them, compared, are.
+		w.recur, again.recur = nil, nil
 		if presentAgain != present || okAgain != ok || ok && !reflect.DeepEqual(again, w) {
 			t.Fatalf("a reused wire read\n%+v\na fresh one\n%+v\nfrom %q", again, w, b)
 		}
@@ -122,4 +126,28 @@ func FuzzScanCandidate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, line []byte) { agrees(t, line, scanCandidate, jsonCandidate) })
+}
+
+// TestRecurring: a text read again through the table is the same text and costs no allocation; the
+// table takes no text longer than maxRecurringLen and no more than maxRecurring texts.
+func TestRecurring(t *testing.T) {
+	var r recurring
+	if got := r.of([]byte("fr-FR")); got != "fr-FR" {
+		t.Fatalf("of = %q", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = r.of([]byte("fr-FR")) }); n != 0 {
+		t.Errorf("a held text costs %v allocations", n)
+	}
+	long := bytes.Repeat([]byte("a"), maxRecurringLen+1)
+	if got := r.of(long); got != string(long) || len(r) != 1 {
+		t.Errorf("a long text: %d held", len(r))
+	}
+	for i := range 2 * maxRecurring {
+		if got, want := r.of([]byte(strconv.Itoa(i))), strconv.Itoa(i); got != want {
+			t.Fatalf("of(%q) = %q", want, got)
+		}
+	}
+	if len(r) != maxRecurring {
+		t.Errorf("%d texts held, want %d", len(r), maxRecurring)
+	}
 }
