@@ -270,7 +270,7 @@ func (r *run) prepare(ps *pageState, ev *docmeta.Eval) *judgePlan {
 	if p.in.Kind == "" {
 		p.in.Kind = docmeta.TargetBody
 	}
-	p.prompt = judge.Render(p.in)
+	p.prompt = judge.RenderDocument(p.in, ps.document(t.bytes))
 	runs := ev.Runs
 	if runs == 0 {
 		runs = j.ai.Runs

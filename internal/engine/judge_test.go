@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/testfs"
 )
 
@@ -196,5 +197,22 @@ func TestSelfPreference(t *testing.T) {
 		if got != tt.note {
 			t.Errorf("%q: note = %v, want %v", tt.front, got, tt.note)
 		}
+	}
+}
+
+// TestPageDocument: a page's ai evals that judge the same bytes share one prompt document, and a
+// target of other bytes, even of the same length, gets its own: every prompt is Render's.
+func TestPageDocument(t *testing.T) {
+	ps := &pageState{}
+	body, other := []byte("Run the installer.\n"), []byte("Run the uninstall.\n")
+	for _, target := range [][]byte{body, body, other, body[:4], body, nil, {}} {
+		in := judge.Input{Assertion: "It says how.", Kind: "body", Path: "p.md", Target: target}
+		if got, want := judge.RenderDocument(in, ps.document(target)), judge.Render(in); got != want {
+			t.Fatalf("target %q: prompt\n%q\nwant\n%q", target, got.User, want.User)
+		}
+	}
+	ps.document(body)
+	if !sameBytes(ps.judged.of, body) || sameBytes(body, other) || sameBytes(body, body[:4]) {
+		t.Error("sameBytes or the page's document does not follow the target")
 	}
 }

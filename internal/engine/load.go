@@ -18,6 +18,7 @@ import (
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
+	"github.com/evalgate/evalgate/internal/judge"
 	"github.com/evalgate/evalgate/internal/repofs"
 )
 
@@ -35,6 +36,7 @@ type pageState struct {
 	results []diag.Result
 	jobs    []*evalJob // the page's evals to grade, until they are handed to their pools
 
+	judged  judgedDoc    // the prompt document of the target its ai evals judged last
 	pending atomic.Int32 // evals of the page not graded yet
 	tmpMu   sync.Mutex
 	tmp     map[string]string // target kind (or "options\x00" + JSON) -> a file holding its bytes
@@ -87,7 +89,30 @@ func (ps *pageState) release() {
 		os.Remove(name)
 	}
 	ps.tmp = nil
-	ps.src, ps.doc = nil, frontmatter.Document{}
+	ps.src, ps.doc, ps.judged = nil, frontmatter.Document{}, judgedDoc{}
+}
+
+// judgedDoc is a target's prompt document, and the bytes it was made of.
+type judgedDoc struct {
+	of   []byte
+	doc  judge.Document
+	made bool
+}
+
+// document returns target's prompt document (README "The AI judge"), made once for the page's ai
+// evals that judge the same bytes (the body, or the whole file); a page's evals are planned on one
+// goroutine. Holding the bytes keeps their memory from being another target's.
+func (ps *pageState) document(target []byte) judge.Document {
+	d := &ps.judged
+	if !d.made || !sameBytes(d.of, target) {
+		*d = judgedDoc{of: target, doc: judge.NewDocument(target), made: true}
+	}
+	return d.doc
+}
+
+// sameBytes says whether a and b are the same bytes in memory, not merely equal ones.
+func sameBytes(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // loadPages reads, splits, parses and validates pages in parallel; the

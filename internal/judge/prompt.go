@@ -42,11 +42,23 @@ const markerWord = "EVALGATE-DOCUMENT"
 // with any separators.
 var markerLike = regexp.MustCompile(`(?i)evalgate[\s_\-.]*document`)
 
+// Document is a target as a prompt's data block holds it: its nonce, and its text as valid UTF-8 (as
+// JSON will send it) with every marker-shaped run neutralised. Making it is most of Render's work on a
+// page of any size, and the evals of one page that judge the same target share one.
+type Document struct{ nonce, text string }
+
+// NewDocument makes target's Document.
+func NewDocument(target []byte) Document {
+	sum := sha256.Sum256(target)
+	return Document{nonce: hex.EncodeToString(sum[:8]), text: neutralise(strings.ToValidUTF8(string(target), "\uFFFD"))}
+}
+
 // Render renders the prompt of template Template for in.
-func Render(in Input) Prompt {
-	sum := sha256.Sum256(in.Target)
-	nonce := hex.EncodeToString(sum[:8])
-	text := neutralise(strings.ToValidUTF8(string(in.Target), "\uFFFD")) // as JSON will send it
+func Render(in Input) Prompt { return RenderDocument(in, NewDocument(in.Target)) }
+
+// RenderDocument is Render with the Document of in.Target made already.
+func RenderDocument(in Input, doc Document) Prompt {
+	nonce, text := doc.nonce, doc.text
 	var b strings.Builder
 	b.Grow(len(in.Assertion) + len(in.Evidence) + len(in.Path) + len(text) + 2*len(markerWord) + 2*len(nonce) + 128)
 	line := func(parts ...string) {
