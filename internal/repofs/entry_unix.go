@@ -38,12 +38,11 @@ func (d *EntryDir) Close() error { return unix.Close(d.fd) }
 // ".." are refused at open; a directory fails to read; a named pipe, opened without waiting, reads
 // as empty. A regular file ends at the first short read.
 func (d *EntryDir) ReadEntry(rel string, limit int64, buf []byte) ([]byte, error) {
-	name := d.abs + "/" + rel
 	fd, err := openBeneath(d.fd, rel)
 	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+		return nil, &fs.PathError{Op: "open", Path: d.abs + "/" + rel, Err: err}
 	}
-	return readEntry(fd, name, limit, buf)
+	return readEntry(fd, func() string { return d.abs + "/" + rel }, limit, buf)
 }
 
 // openAt opens rel below dirfd one component at a time, refusing a symlink at each: the way of
@@ -76,8 +75,9 @@ func openAt(dirfd int, rel string) (int, error) {
 	}
 }
 
-// readEntry reads the open entry fd, closing it.
-func readEntry(fd int, abs string, limit int64, buf []byte) ([]byte, error) {
+// readEntry reads the open entry fd, closing it; abs names it in an error (made only for one: an
+// entry is read by the thousand).
+func readEntry(fd int, abs func() string, limit int64, buf []byte) ([]byte, error) {
 	defer unix.Close(fd)
 	if want := min(limit+1, entryBuffer); int64(cap(buf)) < want {
 		buf = make([]byte, want)
@@ -90,12 +90,12 @@ func readEntry(fd int, abs string, limit int64, buf []byte) ([]byte, error) {
 		case err == unix.EINTR:
 			continue
 		case err != nil:
-			return nil, &fs.PathError{Op: "read", Path: abs, Err: err}
+			return nil, &fs.PathError{Op: "read", Path: abs(), Err: err}
 		}
 		n += m
 		switch {
 		case int64(n) > limit:
-			return nil, &TooLargeError{Path: abs, Size: int64(n), Limit: limit}
+			return nil, &TooLargeError{Path: abs(), Size: int64(n), Limit: limit}
 		case m == 0 || n < len(buf):
 			return buf[:n], nil
 		}

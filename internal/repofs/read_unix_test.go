@@ -101,7 +101,7 @@ func TestEntryDir(t *testing.T) {
 			if err != nil {
 				return nil, err
 			}
-			return readEntry(fd, rel, 1<<20, nil)
+			return readEntry(fd, func() string { return rel }, 1<<20, nil)
 		},
 	} {
 		if b, err := open("ab/k.json"); err != nil || string(b) != "entry" {
