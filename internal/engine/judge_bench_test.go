@@ -18,23 +18,20 @@ import (
 	"github.com/evalgate/evalgate/internal/testfs"
 )
 
-// The judge's benchmarks (README "The AI judge"), each beside its baseline in the same run:
+// The judge's benchmarks (README "The AI judge"). Each runs evalgate and its baseline in turns, one
+// of each an iteration (inTurns), and reports their ratio as a metric; read it with benchstat as it is:
 //
-//	go test ./internal/engine -run '^$' -bench 'Judge' -count 6 | tee judge.txt
-//	benchstat -col /kind judge.txt
+//	go test ./internal/engine -run '^$' -bench 'Judge|Cached' -count 6 | tee judge.txt
+//	benchstat judge.txt
 //
-// Judge/kind=evalgate checks 200 ai evals against a loopback server with no cache; kind=bare makes
-// the same 200 requests (the same bodies, answered the same way) with net/http alone, four at a time as
-// the judge's concurrency does, decoding each reply. The ratio is evalgate's own overhead per judged
-// eval: reading pages, rendering prompts, parsing verdicts, reporting. The server answers at once
-// (latency=0s, the overhead at its largest) or after 2 ms (latency=2ms, faster than any model).
+// Judge checks 200 ai evals against a loopback server with no cache (evalgate); its baseline (bare)
+// makes the same 200 requests (the same bodies, answered the same way) with net/http alone, four at a
+// time as the judge's concurrency does, decoding each reply. The ratio is evalgate's own overhead per
+// judged eval: reading pages, rendering prompts, parsing verdicts, reporting. The server answers at
+// once (latency=0s, the overhead at its largest) or after 2 ms (latency=2ms, faster than any model).
 //
-// Cached checks 1,000 ai evals whose verdicts are all in the cache, and in turn the same 1,000 evals as
-// tool:contains; per-page=1 spreads them over 1,000 pages, per-page=10 over 100. Its ratio metric is
-// the first's time over the second's; read it with benchstat as it is:
-//
-//	go test ./internal/engine -run '^$' -bench 'Cached' -count 6 | tee cached.txt
-//	benchstat cached.txt
+// Cached checks 1,000 ai evals whose verdicts are all in the cache (ai), and the same 1,000 evals as
+// tool:contains; per-page=1 spreads them over 1,000 pages, per-page=10 over 100.
 
 const (
 	judgedPages  = 20
@@ -90,63 +87,84 @@ func benchJudge(b *testing.B, latency time.Duration) {
 	srv := verdictServer(latency)
 	defer srv.Close()
 	n := judgedPages * evalsPerPage
-	b.Run("kind=evalgate", func(b *testing.B) {
-		dir := judgeTree(b, srv.URL, judgedPages, evalsPerPage, false)
-		opts := Options{Mode: ModeCheck, Dir: dir, All: true, Env: []string{"K=key"}, Judging: JudgeOptions{NoCache: true}}
-		for b.Loop() {
-			rep, err := Run(context.Background(), opts)
-			if err != nil || rep.Summary.Pass != n {
-				b.Fatalf("%v, %+v", err, rep.Summary)
-			}
+	opts := Options{Mode: ModeCheck, Dir: judgeTree(b, srv.URL, judgedPages, evalsPerPage, false), All: true, Env: []string{"K=key"},
+		Judging: JudgeOptions{NoCache: true}}
+	evalgate := func() {
+		rep, err := Run(context.Background(), opts)
+		if err != nil || rep.Summary.Pass != n {
+			b.Fatalf("%v, %+v", err, rep.Summary)
 		}
-	})
-	b.Run("kind=bare", func(b *testing.B) {
-		// The same requests evalgate sends: the rendered prompts, given, in the strict request, encoded
-		// for each request as any client must (the schema's part once).
-		prompts := make([]judge.Prompt, n)
-		for i := range prompts {
-			prompts[i] = judge.Render(judge.Input{Assertion: fmt.Sprintf("Page %d says how to install, point %d.", i/evalsPerPage, i%evalsPerPage),
-				Kind: "body", Path: "docs/p.md", Target: []byte("# Install\n\nRun the installer.\n")})
+	}
+	// The same requests evalgate sends: the rendered prompts, given, in the strict request, encoded
+	// for each request as any client must (the schema's part once).
+	prompts := make([]judge.Prompt, n)
+	for i := range prompts {
+		prompts[i] = judge.Render(judge.Input{Assertion: fmt.Sprintf("Page %d says how to install, point %d.", i/evalsPerPage, i%evalsPerPage),
+			Kind: "body", Path: "docs/p.md", Target: []byte("# Install\n\nRun the installer.\n")})
+	}
+	format, _ := json.Marshal(map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdict", "strict": true, "schema": judge.Schema}})
+	client := &http.Client{}
+	ask := func(i int) {
+		body, _ := json.Marshal(map[string]any{"model": "m", "max_completion_tokens": 1024, "response_format": json.RawMessage(format),
+			"messages": []map[string]string{{"role": "system", "content": prompts[i].System}, {"role": "user", "content": prompts[i].User}}})
+		req, _ := http.NewRequest(http.MethodPost, srv.URL+"/chat/completions", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer key")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			b.Error(err)
+			return
 		}
-		format, _ := json.Marshal(map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "verdict", "strict": true, "schema": judge.Schema}})
-		client := &http.Client{}
-		for b.Loop() {
-			var wg sync.WaitGroup
-			next := make(chan int)
-			for range 4 {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range next {
-						body, _ := json.Marshal(map[string]any{"model": "m", "max_completion_tokens": 1024, "response_format": json.RawMessage(format),
-							"messages": []map[string]string{{"role": "system", "content": prompts[i].System}, {"role": "user", "content": prompts[i].User}}})
-						req, _ := http.NewRequest(http.MethodPost, srv.URL+"/chat/completions", bytes.NewReader(body))
-						req.Header.Set("Authorization", "Bearer key")
-						req.Header.Set("Content-Type", "application/json")
-						resp, err := client.Do(req)
-						if err != nil {
-							b.Error(err)
-							continue
-						}
-						var r struct {
-							Choices []struct{ Message struct{ Content string } }
-						}
-						json.NewDecoder(resp.Body).Decode(&r)
-						resp.Body.Close()
-						var v judge.Verdict
-						if len(r.Choices) == 0 || json.Unmarshal([]byte(r.Choices[0].Message.Content), &v) != nil {
-							b.Error("no verdict")
-						}
-					}
-				}()
-			}
-			for i := range n {
-				next <- i
-			}
-			close(next)
-			wg.Wait()
+		var r struct {
+			Choices []struct{ Message struct{ Content string } }
 		}
-	})
+		json.NewDecoder(resp.Body).Decode(&r)
+		resp.Body.Close()
+		var v judge.Verdict
+		if len(r.Choices) == 0 || json.Unmarshal([]byte(r.Choices[0].Message.Content), &v) != nil {
+			b.Error("no verdict")
+		}
+	}
+	bare := func() {
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range 4 {
+			wg.Go(func() {
+				for i := range next {
+					ask(i)
+				}
+			})
+		}
+		for i := range n {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+	}
+	inTurns(b, [2]string{"evalgate", "bare"}, evalgate, bare)
+}
+
+// inTurns runs first and then second once an iteration, so that a busy machine slows both alike, and
+// reports the time of each and their ratio (first over second), and the ratio of their CPU time (user
+// and system, of the whole process: the steadier measure where other work shares the cores) where the
+// system reports it.
+func inTurns(b *testing.B, names [2]string, first, second func()) {
+	var wall, cpu [2]time.Duration
+	for b.Loop() {
+		for k, f := range [2]func(){first, second} {
+			start, startCPU := time.Now(), cpuTime()
+			f()
+			wall[k] += time.Since(start)
+			cpu[k] += cpuTime() - startCPU
+		}
+	}
+	for k, name := range names {
+		b.ReportMetric(wall[k].Seconds()*1e3/float64(b.N), name+"-ms/op")
+	}
+	b.ReportMetric(wall[0].Seconds()/wall[1].Seconds(), "ratio")
+	if cpu[1] > 0 {
+		b.ReportMetric(cpu[0].Seconds()/cpu[1].Seconds(), "cpu-ratio")
+	}
 }
 
 func BenchmarkCached(b *testing.B) {
@@ -155,10 +173,7 @@ func BenchmarkCached(b *testing.B) {
 	}
 }
 
-// benchCached runs the cached ai evals and the tool:contains ones in turns, one of each an iteration,
-// so that a busy machine slows both alike, and reports the time and the CPU time of each and their
-// ratios. CPU time (user and system, of the whole process) is the steadier measure where other
-// work shares the cores; ratio is the one the bar is set on.
+// benchCached checks the cached ai evals and the tool:contains ones in turns (inTurns).
 func benchCached(b *testing.B, pages, per int) {
 	n := pages * per
 	srv := verdictServer(0)
@@ -169,26 +184,16 @@ func benchCached(b *testing.B, pages, per int) {
 	srv.Close() // every verdict must now come from the cache
 	ai.Env = nil
 	contains := Options{Mode: ModeCheck, Dir: judgeTree(b, "http://127.0.0.1:1", pages, per, true), All: true}
-	var wall, cpu [2]time.Duration
-	for b.Loop() {
-		for k, opts := range [2]Options{ai, contains} {
-			start, startCPU := time.Now(), cpuTime()
+	run := func(opts Options, cached int) func() {
+		return func() {
 			rep, err := Run(context.Background(), opts)
-			wall[k] += time.Since(start)
-			cpu[k] += cpuTime() - startCPU
-			if err != nil || rep.Summary.Pass != n || k == 0 && rep.Seen.JudgeCached != n {
+			if err != nil || rep.Summary.Pass != n || rep.Seen.JudgeCached != cached {
 				b.Fatalf("%v, %+v, %+v", err, rep.Summary, rep.Seen)
 			}
 		}
 	}
+	inTurns(b, [2]string{"ai", "contains"}, run(ai, n), run(contains, 0))
 	if m, _ := filepath.Glob(filepath.Join(ai.Dir, ".evalgate", "cache", "judge", "*", "*.json")); len(m) != n {
 		b.Fatalf("%d cache entries, want %d", len(m), n)
-	}
-	per1 := func(d time.Duration) float64 { return d.Seconds() * 1e3 / float64(b.N) }
-	b.ReportMetric(per1(wall[0]), "ai-ms/op")
-	b.ReportMetric(per1(wall[1]), "contains-ms/op")
-	b.ReportMetric(wall[0].Seconds()/wall[1].Seconds(), "ratio")
-	if cpu[1] > 0 {
-		b.ReportMetric(cpu[0].Seconds()/cpu[1].Seconds(), "cpu-ratio")
 	}
 }
