@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -125,22 +124,7 @@ func benchJudge(b *testing.B, latency time.Duration) {
 			b.Error("no verdict")
 		}
 	}
-	bare := func() {
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range 4 {
-			wg.Go(func() {
-				for i := range next {
-					ask(i)
-				}
-			})
-		}
-		for i := range n {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-	}
+	bare := func() { parallel(4, n, ask) } // a plain pool of four goroutines, as the judge's concurrency
 	inTurns(b, [2]string{"evalgate", "bare"}, evalgate, bare)
 }
 
