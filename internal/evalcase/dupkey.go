@@ -2,6 +2,8 @@ package evalcase
 
 import (
 	"bytes"
+
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // maxFastKeys is how many keys one object may have before scanKeys doubts
@@ -69,7 +71,7 @@ func scanKeys(text []byte, schema *keySchema) keyScan {
 	for i := 0; i < len(text); {
 		switch c := text[i]; c {
 		case '"':
-			end := stringEnd(text, i)
+			end := jsonstr.End(text, i)
 			if end < 0 {
 				return ks // not valid JSON: nothing to say
 			}
@@ -143,27 +145,4 @@ func keyAt(keys []string, k []byte) int {
 		}
 	}
 	return -1
-}
-
-// stringEnd returns the offset just past the closing quote of the string
-// starting at text[i] == '"', or -1 when it is not closed.
-func stringEnd(text []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(text[j:], '"')
-		if k < 0 {
-			return -1
-		}
-		j += k
-		// The quote closes the string unless an odd number of backslashes
-		// precede it.
-		bs := 0
-		for p := j - 1; p > i && text[p] == '\\'; p-- {
-			bs++
-		}
-		if bs%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
 // The fast path decodes a line into typed structs with encoding/json and
@@ -94,7 +95,7 @@ func (*stringsCheck) UnmarshalJSON(b []byte) error {
 		if b[i] != '"' {
 			return bad
 		}
-		if i = stringEnd(b, i); i < 0 {
+		if i = jsonstr.End(b, i); i < 0 {
 			return bad
 		}
 		i = skipSpace(b, i)

@@ -27,7 +27,7 @@ func eachMember(text []byte, f func(key, val []byte) error) error {
 		if text[i] != '"' {
 			return errNotObject
 		}
-		end := stringEnd(text, i)
+		end := jsonstr.End(text, i)
 		if end < 0 {
 			return errNotObject
 		}
@@ -66,13 +66,13 @@ func valueEnd(text []byte, i int) int {
 	}
 	switch text[i] {
 	case '"':
-		return stringEnd(text, i)
+		return jsonstr.End(text, i)
 	case '{', '[':
 		depth := 0
 		for j := i; j < len(text); j++ {
 			switch text[j] {
 			case '"':
-				if j = stringEnd(text, j); j < 0 {
+				if j = jsonstr.End(text, j); j < 0 {
 					return -1
 				}
 				j--
