@@ -155,10 +155,10 @@ type scanner struct {
 	recur *recurring // the texts recurringString keeps from line to line; nil keeps none
 }
 
-// recurring holds texts that recur from line to line of a file, each under itself: locales, domains,
-// licenses, the values of enums, tags. A text it holds costs no allocation when read again. It takes
-// the first maxRecurring texts of at most maxRecurringLen bytes, so a file of texts that never recur
-// costs what it did without it.
+// recurring holds texts that recur from case to case, each under itself: locales, domains, licenses,
+// the values of enums, tags. A text it holds costs no allocation when read again. It takes the first
+// maxRecurring texts of at most maxRecurringLen bytes its wire reads (from any file: a wire is used
+// again), so texts that never recur cost what they did without it.
 type recurring map[string]string
 
 const (
