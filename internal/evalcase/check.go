@@ -501,9 +501,16 @@ type assertionDoc struct {
 	Params   rawJSON `json:"params"` // points into the line, valid while it is checked
 }
 
-// assertionDocs holds the room pass 2 decodes a case's assertions into: a case is decoded again for
-// each of its candidates.
-var assertionDocs = sync.Pool{New: func() any { return new([]assertionDoc) }}
+// caseRoom is what pass 2 decodes a case into again and again: room for its assertions, and the texts
+// that recur from case to case.
+type caseRoom struct {
+	assertions []assertionDoc
+	recur      recurring
+}
+
+// caseRooms hold the room pass 2 decodes cases into: a case is decoded again for each of its
+// candidates.
+var caseRooms = sync.Pool{New: func() any { return new(caseRoom) }}
 
 // assert re-reads a case and runs its assertions on the candidate w.
 // assertJob is the assertions of one case on its candidate: everything they need, so that they run on
@@ -521,16 +528,16 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 	ref, w := &j.ref, j.w
 	id := w.CaseID // the candidate's, which is its case's
 	line := int(ref.line)
-	room := assertionDocs.Get().(*[]assertionDoc)
-	doc := caseDoc{Assertions: (*room)[:0]}
+	room := caseRooms.Get().(*caseRoom)
+	doc := caseDoc{Assertions: room.assertions[:0]}
 	defer func() {
 		clear(doc.Assertions) // what they point to is the line's, done with
-		*room = doc.Assertions[:0]
-		assertionDocs.Put(room)
+		room.assertions = doc.Assertions[:0]
+		caseRooms.Put(room)
 	}()
 	err := j.err
 	if err == nil {
-		err = decodeCase(j.text, &doc)
+		err = decodeCase(j.text, &doc, &room.recur)
 	}
 	if err == nil && doc.ID != id {
 		err = errors.New("the line no longer holds this case")

@@ -160,22 +160,31 @@ var errNotArray = errors.New("not a JSON array")
 // decodeCase decodes what the assertions read of a valid case, as
 // json.Unmarshal into caseDoc would (FuzzReadCases checks that). doc is zero
 // but for the room its empty Assertions may have, which decodeCase uses.
-func decodeCase(text []byte, doc *caseDoc) error {
+// Texts that recur from case to case (locales, tokens, assertion names and
+// severities) are read through recur when it is not nil.
+func decodeCase(text []byte, doc *caseDoc, recur *recurring) error {
+	str := func(val []byte, s *string) error {
+		if recur != nil && len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
+			*s = recur.of(val[1 : len(val)-1])
+			return nil
+		}
+		return jsonString(val, s)
+	}
 	return eachMember(text, func(key, val []byte) error {
 		switch string(key) {
 		case "id":
 			return jsonString(val, &doc.ID)
 		case "source_locale":
-			return jsonString(val, &doc.SourceLocale)
+			return str(val, &doc.SourceLocale)
 		case "target_locale":
-			return jsonString(val, &doc.TargetLocale)
+			return str(val, &doc.TargetLocale)
 		case "source":
 			return jsonString(val, &doc.Source)
 		case "required_tokens":
 			doc.RequiredTokens = []string{}
 			return eachItem(val, func(item []byte) error {
 				var s string
-				err := jsonString(item, &s)
+				err := str(item, &s)
 				doc.RequiredTokens = append(doc.RequiredTokens, s)
 				return err
 			})
@@ -190,9 +199,9 @@ func decodeCase(text []byte, doc *caseDoc) error {
 				return eachMember(item, func(key, val []byte) error {
 					switch string(key) {
 					case "name":
-						return jsonString(val, &a.Name)
+						return str(val, &a.Name)
 					case "severity":
-						return jsonString(val, &a.Severity)
+						return str(val, &a.Severity)
 					case "params":
 						a.Params = rawJSON(val)
 					}

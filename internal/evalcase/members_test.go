@@ -10,6 +10,7 @@ import (
 // TestDecodeCase checks that pass 2's partial decoding reads a valid case
 // as json.Unmarshal into caseDoc does.
 func TestDecodeCase(t *testing.T) {
+	var recur recurring
 	for _, line := range []string{
 		baseCase,
 		seedCase,
@@ -19,16 +20,20 @@ func TestDecodeCase(t *testing.T) {
 		`{"id": "a.b", "assertions": [], "required_tokens": [], "source": ""}`,
 		`  { }  `,
 	} {
-		var got, want caseDoc
-		if err := decodeCase([]byte(line), &got); err != nil {
-			t.Errorf("%s: %v", line, err)
-			continue
-		}
+		var want caseDoc
 		if err := json.Unmarshal([]byte(line), &want); err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s:\ngot  %+v\nwant %+v", line, got, want)
+		// Without a table of recurring texts, and through one the lines before have filled.
+		for _, r := range []*recurring{nil, &recur} {
+			var got caseDoc
+			if err := decodeCase([]byte(line), &got, r); err != nil {
+				t.Errorf("%s: %v", line, err)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s:\ngot  %+v\nwant %+v", line, got, want)
+			}
 		}
 	}
 }
