@@ -97,9 +97,16 @@ func valueEnd(text []byte, i int) int {
 }
 
 // jsonString decodes the JSON string val into s.
-func jsonString(val []byte, s *string) error {
+func jsonString(val []byte, s *string) error { return jsonStringVia(val, s, nil) }
+
+// jsonStringVia is jsonString reading a string without escapes through recur, when it is not nil.
+func jsonStringVia(val []byte, s *string, recur *recurring) error {
 	if len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
-		*s = string(val[1 : len(val)-1])
+		if recur != nil {
+			*s = recur.of(val[1 : len(val)-1])
+		} else {
+			*s = string(val[1 : len(val)-1])
+		}
 		return nil
 	}
 	if v, ok := jsonstr.Unquote(val); ok { // as json.Unmarshal decodes it, several times faster
@@ -163,13 +170,7 @@ var errNotArray = errors.New("not a JSON array")
 // Texts that recur from case to case (locales, tokens, assertion names and
 // severities) are read through recur when it is not nil.
 func decodeCase(text []byte, doc *caseDoc, recur *recurring) error {
-	str := func(val []byte, s *string) error {
-		if recur != nil && len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
-			*s = recur.of(val[1 : len(val)-1])
-			return nil
-		}
-		return jsonString(val, s)
-	}
+	str := func(val []byte, s *string) error { return jsonStringVia(val, s, recur) }
 	return eachMember(text, func(key, val []byte) error {
 		switch string(key) {
 		case "id":
