@@ -133,10 +133,14 @@ func TestDecimalMark(t *testing.T) {
 		"en-US": '.', "en": '.', "zh-Hans": '.', "zh-Hant-TW": '.', "ja-JP": '.', "ko-KR": '.',
 		"de-DE": ',', "de-CH": '.', "fr-FR": ',', "fr-CA": ',', "es-ES": ',', "es-MX": '.', "es-419": '.',
 		"pt-BR": ',', "ru-RU": ',', "it-IT": ',', "it-CH": '.', "pl": ',', "sr-Latn-RS": ',', "en-ZA": ',',
+		"de-": ',', "de--CH": '.', "": '.', // tags validation refuses still have a mark
 	} {
 		if got := decimalMark(locale); got != want {
 			t.Errorf("decimalMark(%s) = %q, want %q", locale, got, want)
 		}
+	}
+	if n := testing.AllocsPerRun(100, func() { decimalMark("es-419") }); n != 0 {
+		t.Errorf("decimalMark allocates %v times a call; it runs for every case", n)
 	}
 }
 

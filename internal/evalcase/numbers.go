@@ -41,9 +41,10 @@ var regionDecimal = map[string]byte{
 
 // decimalMark returns the decimal mark of a locale tag.
 func decimalMark(locale string) byte {
-	parts := strings.Split(locale, "-")
-	lang := parts[0]
-	for _, p := range parts[1:] {
+	lang, rest, _ := strings.Cut(locale, "-")
+	for rest != "" {
+		var p string
+		p, rest, _ = strings.Cut(rest, "-")
 		if len(p) == 2 || (len(p) == 3 && p[0] >= '0' && p[0] <= '9') {
 			if m, ok := regionDecimal[lang+"-"+p]; ok {
 				return m
