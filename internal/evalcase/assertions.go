@@ -24,6 +24,9 @@ type input struct {
 	// number_fidelity uses to skip digits inside placeholders; nil when the
 	// case has no such assertion.
 	placeholder *placeholderParams
+	// toks are the placeholder tokens of source and text, found once for the assertions that both
+	// read them (placeholder_integrity, and number_fidelity to skip digits inside placeholders).
+	toks placeholderTokens
 }
 
 // verdict is an assertion's outcome on one candidate.

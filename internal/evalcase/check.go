@@ -554,6 +554,7 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 		source: doc.Source, sourceLocale: doc.SourceLocale, targetLocale: doc.TargetLocale,
 		requiredTokens: doc.RequiredTokens, text: *w.Text,
 	}
+	defer in.release()
 	if w.RawResponse != nil {
 		in.raw, in.hasRaw = *w.RawResponse, true
 	}

@@ -228,12 +228,8 @@ func runNumbers(in *input, _ []byte) verdict {
 		re, _ = customPattern(in.placeholder.Patterns) // validated in pass 1
 	}
 	var texts [2][]numRun
-	buf := getTokens()
-	toks := *buf
-	defer func() { putTokens(buf, toks) }()
 	for i, t := range [2]struct{ text, where string }{{in.source, "source"}, {in.text, "candidate text"}} {
-		var over bool
-		toks, over = tokenizeAtMost(toks[:0], t.text, syntax, re, MaxTokens)
+		toks, over := in.tokens(i, syntax, re)
 		if over {
 			return tooManyTokens("placeholders", t.where)
 		}

@@ -69,6 +69,51 @@ const maxPooledTokens = 256
 
 func getTokens() *[]token { return tokenBufs.Get().(*[]token) }
 
+// placeholderTokens are a case's source and candidate text tokenized under one syntax and custom
+// pattern, each text when first asked for (input.tokens).
+type placeholderTokens struct {
+	syntax string
+	custom *regexp.Regexp
+	made   [2]bool // source, text
+	toks   [2][]token
+	over   [2]bool // more than MaxTokens
+	bufs   [2]*[]token
+}
+
+// tokens returns the placeholder tokens of in's source (which 0) or candidate text (which 1) under
+// syntax and custom, found once for every assertion that asks for the same, and whether the text holds
+// more than MaxTokens. They are read-only and in.release gives them back.
+func (in *input) tokens(which int, syntax string, custom *regexp.Regexp) ([]token, bool) {
+	t := &in.toks
+	if t.syntax != syntax || t.custom != custom {
+		in.release()
+		t.syntax, t.custom = syntax, custom
+	}
+	if !t.made[which] {
+		text := in.source
+		if which == 1 {
+			text = in.text
+		}
+		if t.bufs[which] == nil {
+			t.bufs[which] = getTokens()
+		}
+		t.toks[which], t.over[which] = tokenizeAtMost((*t.bufs[which])[:0], text, syntax, custom, MaxTokens)
+		t.made[which] = true
+	}
+	return t.toks[which], t.over[which]
+}
+
+// release gives back the slices tokens found tokens in.
+func (in *input) release() {
+	t := &in.toks
+	for i, b := range t.bufs {
+		if b != nil {
+			putTokens(b, t.toks[i])
+		}
+	}
+	*t = placeholderTokens{}
+}
+
 func putTokens(b *[]token, toks []token) {
 	if cap(toks) <= maxPooledTokens {
 		clear(toks)
@@ -232,14 +277,11 @@ func runPlaceholders(in *input, raw []byte) verdict {
 		panic(err) // validated in pass 1
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder
-	eb, ab := getTokens(), getTokens()
-	exp, over := tokenizeAtMost(*eb, in.source, p.Syntax, custom, MaxTokens)
-	defer func() { putTokens(eb, exp) }()
+	exp, over := in.tokens(0, p.Syntax, custom)
 	if over {
 		return tooManyTokens("placeholders", "source")
 	}
-	act, over := tokenizeAtMost(*ab, in.text, p.Syntax, custom, MaxTokens)
-	defer func() { putTokens(ab, act) }()
+	act, over := in.tokens(1, p.Syntax, custom)
 	if over {
 		return tooManyTokens("placeholders", "candidate text")
 	}

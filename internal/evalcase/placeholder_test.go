@@ -1,6 +1,7 @@
 package evalcase
 
 import (
+	"reflect"
 	"regexp"
 	"slices"
 	"testing"
@@ -178,5 +179,40 @@ func TestLoosePatternMatchesMutations(t *testing.T) {
 	}
 	if _, err := regexp.Compile(loosePattern(`[\]-^{}`).String()); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestInputTokens: an input finds each text's tokens once for a syntax and pattern, finds them again
+// for another, and the assertions that share them decide as they do alone, in either order.
+func TestInputTokens(t *testing.T) {
+	in := &input{source: "Hello %s, you have %d messages (3 new)", text: "Bonjour %s, vous avez %d messages (3 nouveaux)"}
+	first, _ := in.tokens(0, SyntaxPrintf, nil)
+	again, _ := in.tokens(0, SyntaxPrintf, nil)
+	if len(first) != 2 || &first[0] != &again[0] || !reflect.DeepEqual(first, tokenize(in.source, SyntaxPrintf, nil)) {
+		t.Fatalf("tokens = %v, then %v", first, again)
+	}
+	if got, _ := in.tokens(1, SyntaxPython, nil); !reflect.DeepEqual(got, tokenize(in.text, SyntaxPython, nil)) {
+		t.Errorf("text under python: %v", got)
+	}
+	if got, _ := in.tokens(0, SyntaxPython, nil); !reflect.DeepEqual(got, tokenize(in.source, SyntaxPython, nil)) {
+		t.Errorf("source after a change of syntax: %v", got)
+	}
+	in.release()
+	if in.toks.made != [2]bool{} || in.toks.bufs != [2]*[]token{} {
+		t.Errorf("release left %+v", in.toks)
+	}
+
+	params := []byte(`{"syntax": "printf"}`)
+	for _, cand := range []string{in.text, "Bonjour %d, vous avez %s messages (4 nouveaux)", "Bonjour, 3 messages"} {
+		fresh := func() *input {
+			p := decodePlaceholderParams(params)
+			return &input{source: in.source, text: cand, sourceLocale: "en", targetLocale: "fr", placeholder: &p}
+		}
+		wantP, wantN := runPlaceholders(fresh(), params), runNumbers(fresh(), nil)
+		shared := fresh()
+		if gotN, gotP := runNumbers(shared, nil), runPlaceholders(shared, params); !reflect.DeepEqual(gotP, wantP) || !reflect.DeepEqual(gotN, wantN) {
+			t.Errorf("%q: shared tokens decide\n%+v\n%+v\nalone\n%+v\n%+v", cand, gotP, gotN, wantP, wantN)
+		}
+		shared.release()
 	}
 }
