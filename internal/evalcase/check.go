@@ -501,11 +501,23 @@ type assertionDoc struct {
 	Params   rawJSON `json:"params"` // points into the line, valid while it is checked
 }
 
-// caseRoom is what pass 2 decodes a case into again and again: room for its assertions, and the texts
-// that recur from case to case.
+// caseRoom is what pass 2 decodes a case into again and again, and the input its assertions read:
+// kept from case to case, the room of its assertions and the texts that recur included, so that a case
+// costs none of them an allocation.
 type caseRoom struct {
-	assertions []assertionDoc
-	recur      recurring
+	doc         caseDoc
+	in          input
+	placeholder placeholderParams
+	recur       recurring
+}
+
+// reset makes the room ready for the next case, giving back its tokens and keeping its assertions'
+// room (empty) and its recurring texts.
+func (r *caseRoom) reset() {
+	clear(r.doc.Assertions) // what they point to is the line's, done with
+	r.doc = caseDoc{Assertions: r.doc.Assertions[:0]}
+	r.in.release()
+	r.in, r.placeholder = input{}, placeholderParams{}
 }
 
 // caseRooms hold the room pass 2 decodes cases into: a case is decoded again for each of its
@@ -529,15 +541,14 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 	id := w.CaseID // the candidate's, which is its case's
 	line := int(ref.line)
 	room := caseRooms.Get().(*caseRoom)
-	doc := caseDoc{Assertions: room.assertions[:0]}
 	defer func() {
-		clear(doc.Assertions) // what they point to is the line's, done with
-		room.assertions = doc.Assertions[:0]
+		room.reset()
 		caseRooms.Put(room)
 	}()
+	doc := &room.doc
 	err := j.err
 	if err == nil {
-		err = decodeCase(j.text, &doc, &room.recur)
+		err = decodeCase(j.text, doc, &room.recur)
 	}
 	if err == nil && doc.ID != id {
 		err = errors.New("the line no longer holds this case")
@@ -550,22 +561,22 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 		})
 		return
 	}
-	in := input{
+	in := &room.in
+	*in = input{
 		source: doc.Source, sourceLocale: doc.SourceLocale, targetLocale: doc.TargetLocale,
 		requiredTokens: doc.RequiredTokens, text: *w.Text,
 	}
-	defer in.release()
 	if w.RawResponse != nil {
 		in.raw, in.hasRaw = *w.RawResponse, true
 	}
 	for _, a := range doc.Assertions {
 		if a.Name == "placeholder_integrity" {
-			p := decodePlaceholderParams(a.Params)
-			in.placeholder = &p
+			room.placeholder = decodePlaceholderParams(a.Params)
+			in.placeholder = &room.placeholder
 		}
 	}
 	for _, a := range doc.Assertions {
-		c.runAssertion(lookupAssertion(a.Name), a, &in, j.file, line, id, out)
+		c.runAssertion(lookupAssertion(a.Name), a, in, j.file, line, id, out)
 	}
 }
 
