@@ -102,11 +102,7 @@ func jsonString(val []byte, s *string) error { return jsonStringVia(val, s, nil)
 // jsonStringVia is jsonString reading a string without escapes through recur, when it is not nil.
 func jsonStringVia(val []byte, s *string, recur *recurring) error {
 	if len(val) >= 2 && val[0] == '"' && bytes.IndexByte(val, '\\') < 0 {
-		if recur != nil {
-			*s = recur.of(val[1 : len(val)-1])
-		} else {
-			*s = string(val[1 : len(val)-1])
-		}
+		*s = recur.of(val[1 : len(val)-1])
 		return nil
 	}
 	if v, ok := jsonstr.Unquote(val); ok { // as json.Unmarshal decodes it, several times faster

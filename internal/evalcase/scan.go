@@ -166,8 +166,11 @@ const (
 	maxRecurringLen = 64
 )
 
-// of returns b as a string, the one r holds if it holds it.
+// of returns b as a string, the one r holds if it holds it; a nil r holds none.
 func (r *recurring) of(b []byte) string {
+	if r == nil {
+		return string(b)
+	}
 	if s, ok := (*r)[string(b)]; ok {
 		return s
 	}
@@ -330,11 +333,7 @@ func (s *scanner) stringInto(to *string, recur *recurring) bool {
 	}
 	tok := s.b[start:s.i]
 	if bytes.IndexByte(tok, '\\') < 0 {
-		if recur != nil {
-			*to = recur.of(tok[1 : len(tok)-1])
-		} else {
-			*to = string(tok[1 : len(tok)-1])
-		}
+		*to = recur.of(tok[1 : len(tok)-1])
 		return true
 	}
 	v, ok := jsonstr.Unquote(tok) // as json.Unmarshal decodes it, several times faster

@@ -131,6 +131,10 @@ func FuzzScanCandidate(f *testing.F) {
 // TestRecurring: a text read again through the table is the same text and costs no allocation; the
 // table takes no text longer than maxRecurringLen and no more than maxRecurring texts.
 func TestRecurring(t *testing.T) {
+	var none *recurring
+	if got := none.of([]byte("en")); got != "en" {
+		t.Fatalf("a nil table reads %q", got)
+	}
 	var r recurring
 	if got := r.of([]byte("fr-FR")); got != "fr-FR" {
 		t.Fatalf("of = %q", got)
