@@ -106,6 +106,9 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 			})
 		case "assertions":
 			w.Assertions = w.Assertions[:0] // the room a reused wire has kept
+			if w.Assertions == nil {
+				w.Assertions = []assertionWire{} // [] is empty, not absent, as encoding/json reads it
+			}
 			return s.array(func() bool {
 				w.Assertions = append(w.Assertions, assertionWire{})
 				a := &w.Assertions[len(w.Assertions)-1]
