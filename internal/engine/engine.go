@@ -378,7 +378,9 @@ func (r *run) jev(ctx context.Context) (*report.Report, error) {
 	r.rep.Seen.Contracts = 1
 	r.rep.Results.Add(o.Faults...)
 	if len(o.Faults) == 0 && o.Report != nil {
-		r.rep.Results.Add(o.Report.Results()...)
+		for res := range o.Report.Results() { // one at a time: the report's batches bound the memory
+			r.rep.Results.Add(res)
+		}
 		r.rep.Jev = jevSummary(o.Report)
 	}
 	r.finish()

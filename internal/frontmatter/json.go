@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -24,7 +25,7 @@ import (
 // Numbers keep their text; a number beyond float64 is ±Inf (1e400), which the rules refuse as they refuse
 // YAML's .inf. A \u escape of a lone surrogate becomes U+FFFD, as encoding/json decodes it.
 func ParseJSON(text []byte, firstLine int) (root *Node, problems []diag.Problem) {
-	return ParseJSONFunc(text, firstLine, nil)
+	return ParseJSONWith(text, firstLine, JSONOptions{})
 }
 
 // JSONStep is one step of a path into a JSON value: an object's member Key (Index -1), or an array's item
@@ -34,12 +35,28 @@ type JSONStep struct {
 	Index int
 }
 
-// ParseJSONFunc is ParseJSON that also calls dup, when it is not nil, for each duplicate_key problem, in
-// the order of the problems: with the repeated key, the path from the root to the object that holds it
-// (valid only during the call) and the problem's position. The path is the text's: a duplicate inside a
-// value that an earlier duplicate dropped has the path through that value.
-func ParseJSONFunc(text []byte, firstLine int, dup func(key string, object []JSONStep, pos diag.Pos)) (root *Node, problems []diag.Problem) {
-	p := &jsonParser{text: text, idx: diag.NewLineIndex(text), first: firstLine, dup: dup}
+// JSONOptions are what ParseJSONWith does beside parsing.
+type JSONOptions struct {
+	// Dup, when set, hears of each duplicate_key problem, in the order of the problems: with the repeated
+	// key, the path from the root to the object that holds it (valid only during the call) and the
+	// problem's position. The path is the text's: a duplicate inside a value that an earlier duplicate
+	// dropped has the path through that value.
+	Dup func(key string, object []JSONStep, pos diag.Pos)
+	// Each, when set, is handed each value whose path from the root has EachDepth steps (from 1), as
+	// soon as it is parsed, with that path (valid only during the call); a value of a repeated key, or
+	// inside one, is not handed over. A value Each takes (returns true for) is not kept in the tree: its
+	// array holds no item for it, its object no entry (the key still counts for duplicates), and its
+	// nodes are reused for the values after it. So Each must keep no Node, Entry or slice of the value,
+	// only its strings and positions. This is how a large file is read value by value in little memory.
+	// A parse that stops later returns no root all the same; what Each took is then the caller's to drop.
+	Each      func(path []JSONStep, v *Node) (taken bool)
+	EachDepth int
+}
+
+// ParseJSONWith is ParseJSON with options; its tree and problems are ParseJSON's, less what Each took.
+func ParseJSONWith(text []byte, firstLine int, o JSONOptions) (root *Node, problems []diag.Problem) {
+	p := &jsonParser{text: text, src: string(text), idx: diag.NewLineIndex(text), first: firstLine,
+		dup: o.Dup, each: o.Each, eachDepth: o.EachDepth}
 	p.space()
 	root = p.value(1)
 	if !p.stopped {
@@ -56,16 +73,24 @@ func ParseJSONFunc(text []byte, firstLine int, dup func(key string, object []JSO
 
 // jsonParser is the state of one ParseJSON.
 type jsonParser struct {
-	text    []byte
+	text []byte
+	// src is text as one string, copied once: a string or number without escapes is a slice of it, not
+	// an allocation of its own. A string kept keeps the whole text, so the copy is as large as the file
+	// however few strings outlive the parse; it is a copy, so that a caller may reuse text's bytes.
+	src     string
 	i       int // the next byte to read
 	idx     *diag.LineIndex
 	first   int // the file line of text's first line
 	probs   []diag.Problem
 	stopped bool // a syntax_error or invalid_utf8 ended the parse
-	// dup, when set, hears of every duplicate key, with path: the steps to the value being parsed, kept
-	// only when dup is set.
-	dup  func(key string, object []JSONStep, pos diag.Pos)
-	path []JSONStep
+	// dup and each are JSONOptions'. path is the steps to the value being parsed, kept only when one
+	// of them is set; repeated counts the repeated keys whose values are being parsed (none is handed
+	// to each).
+	dup       func(key string, object []JSONStep, pos diag.Pos)
+	each      func(path []JSONStep, v *Node) bool
+	eachDepth int
+	path      []JSONStep
+	repeated  int
 	// entries and items are stacks the collections being read gather their members on; each takes
 	// its own, at its exact size, when it ends, so that no collection grows its slice member by member.
 	entries []Entry
@@ -206,7 +231,7 @@ func (p *jsonParser) object(depth int) *Node {
 		return n
 	}
 	var index map[string]int // key -> entry, once the object is large enough for a linear scan to cost
-	base := len(p.entries)
+	base, taken := len(p.entries), 0
 	defer func() { p.entries = p.entries[:base] }()
 	for {
 		if p.i >= len(p.text) || p.text[p.i] != '"' {
@@ -226,16 +251,6 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		p.i++
 		p.space()
-		if p.dup != nil {
-			p.path = append(p.path, JSONStep{Key: key, Index: -1})
-		}
-		v := p.value(depth + 1)
-		if p.stopped {
-			return nil
-		}
-		if p.dup != nil {
-			p.path = p.path[:len(p.path)-1]
-		}
 		first := -1
 		if index != nil {
 			if j, ok := index[key]; ok {
@@ -250,6 +265,14 @@ func (p *jsonParser) object(depth int) *Node {
 			}
 		}
 		if first >= 0 {
+			p.repeated++
+		}
+		v, took := p.member(depth, JSONStep{Key: key, Index: -1})
+		if p.stopped {
+			return nil
+		}
+		if first >= 0 {
+			p.repeated--
 			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
 				Message: fmt.Sprintf("duplicate key %s; the first is at line %d, column %d", quoteKey(key),
 					p.entries[base+first].KeyPos.Line, p.entries[base+first].KeyPos.Col)})
@@ -257,7 +280,10 @@ func (p *jsonParser) object(depth int) *Node {
 				p.dup(key, p.path, kpos)
 			}
 		} else {
-			p.entries = append(p.entries, Entry{Key: key, KeyPos: kpos, Value: v})
+			if took {
+				taken++
+			}
+			p.entries = append(p.entries, Entry{Key: key, KeyPos: kpos, Value: v}) // a taken value's key stays, for duplicates
 			if n := len(p.entries) - base; index != nil {
 				index[key] = n - 1
 			} else if n > 16 {
@@ -271,7 +297,11 @@ func (p *jsonParser) object(depth int) *Node {
 			if !ok {
 				return nil
 			}
-			n.Entries = carve(&p.entrySlab, p.entries[base:])
+			kept := p.entries[base:]
+			if taken > 0 {
+				kept = slices.DeleteFunc(kept, func(e Entry) bool { return e.Value == nil })
+			}
+			n.Entries = carve(&p.entrySlab, kept)
 			return n
 		}
 	}
@@ -287,18 +317,14 @@ func (p *jsonParser) array(depth int) *Node {
 	}
 	base := len(p.items)
 	defer func() { p.items = p.items[:base] }()
-	for {
-		if p.dup != nil {
-			p.path = append(p.path, JSONStep{Index: len(p.items) - base})
-		}
-		v := p.value(depth + 1)
+	for i := 0; ; i++ {
+		v, took := p.member(depth, JSONStep{Index: i})
 		if p.stopped {
 			return nil
 		}
-		if p.dup != nil {
-			p.path = p.path[:len(p.path)-1]
+		if !took {
+			p.items = append(p.items, v)
 		}
-		p.items = append(p.items, v)
 		if more, ok := p.after(']', "an array"); !more {
 			if !ok {
 				return nil
@@ -307,6 +333,49 @@ func (p *jsonParser) array(depth int) *Node {
 			return n
 		}
 	}
+}
+
+// member parses the value at p.i, a member of a collection at nesting level depth, which step leads
+// to. It hands the value to each when that is set and the value is at its depth and not a repeated
+// key's: a value each took is nil, its nodes taken back for the values after it.
+func (p *jsonParser) member(depth int, step JSONStep) (v *Node, took bool) {
+	if p.dup == nil && p.each == nil {
+		return p.value(depth + 1), false
+	}
+	p.path = append(p.path, step)
+	defer func() { p.path = p.path[:len(p.path)-1] }()
+	if p.each == nil || len(p.path) != p.eachDepth || p.repeated > 0 {
+		return p.value(depth + 1), false
+	}
+	before := slabs{p.nodeSlab, p.entrySlab, p.itemSlab}
+	v = p.value(depth + 1)
+	if p.stopped || !p.each(p.path, v) {
+		return v, false
+	}
+	p.nodeSlab = rewind(before.nodes, p.nodeSlab)
+	p.entrySlab = rewind(before.entries, p.entrySlab)
+	p.itemSlab = rewind(before.items, p.itemSlab)
+	return nil, true
+}
+
+// slabs are the parser's slabs as they were before a value was parsed.
+type slabs struct {
+	nodes   []Node
+	entries []Entry
+	items   []*Node
+}
+
+// rewind takes back what a slab handed out since it was before: cleared, to be handed out again. A
+// slab made since then is all the value's, and is taken back whole; the old one's rest is cleared and
+// left.
+func rewind[T any](before, now []T) []T {
+	if cap(before) == cap(now) && (cap(now) == 0 || &before[:1][0] == &now[:1][0]) {
+		clear(now[len(before):])
+		return now[:len(before)]
+	}
+	clear(before[len(before):cap(before)])
+	clear(now)
+	return now[:0]
 }
 
 // after reads what follows a member of a collection that close ends: a ',' (more) or close (done); anything
@@ -369,7 +438,7 @@ func (p *jsonParser) number() *Node {
 			return nil
 		}
 	}
-	text := string(p.text[start:p.i])
+	text := p.src[start:p.i]
 	f, _ := strconv.ParseFloat(text, 64) // the grammar above is ParseFloat's; out of range gives ±Inf
 	n := p.node(Number, start)
 	n.Text, n.Num = text, f
@@ -392,7 +461,7 @@ func (p *jsonParser) str() (string, bool) {
 				p.unexpected("in a string") // not reached: the string would have decoded
 				return "", false
 			}
-			s := string(p.text[start:p.i])
+			s := p.src[start:p.i]
 			p.i++
 			return s, true
 		case c == '\\':

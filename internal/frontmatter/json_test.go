@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -150,7 +151,120 @@ func FuzzParseJSON(f *testing.F) {
 		if root != nil {
 			checkInside(t, root, lines)
 		}
+		for depth := 1; depth <= 3; depth++ {
+			checkEach(t, text, depth)
+		}
 	})
+}
+
+// checkEach parses text with an Each that takes every value at depth, and holds what it was handed,
+// what is left and the problems to ParseJSON's: each value (positions and texts too) at its path, in
+// order, and the tree without them.
+func checkEach(t *testing.T, text []byte, depth int) {
+	t.Helper()
+	plain, plainProbs := ParseJSON(text, 3)
+	var want []string
+	var left func(n *Node, at int) string
+	left = func(n *Node, at int) string { // dumps n, collecting and leaving out the values at depth
+		if at == depth {
+			want = append(want, dump(n))
+			return ""
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "%d@%v%q%v(", n.Kind, n.Pos, n.Text, n.Bool)
+		for _, it := range n.Items {
+			b.WriteString(left(it, at+1))
+		}
+		for _, e := range n.Entries {
+			if s := left(e.Value, at+1); s != "" {
+				fmt.Fprintf(&b, "%q@%v:%s", e.Key, e.KeyPos, s)
+			}
+		}
+		return b.String() + ")"
+	}
+	var wantLeft string
+	if plain != nil {
+		wantLeft = left(plain, 0)
+	}
+	var got []string
+	root, probs := ParseJSONWith(text, 3, JSONOptions{EachDepth: depth, Each: func(path []JSONStep, v *Node) bool {
+		if len(path) != depth {
+			t.Fatalf("handed a value at path %v, not at depth %d", path, depth)
+		}
+		got = append(got, dump(v))
+		return true
+	}})
+	if !slices.Equal(probs, plainProbs) {
+		t.Fatalf("depth %d: problems %v, ParseJSON %v", depth, probs, plainProbs)
+	}
+	if (root == nil) != (plain == nil) {
+		t.Fatalf("depth %d: root %v, ParseJSON's %v", depth, root != nil, plain != nil)
+	}
+	if root == nil {
+		return
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("depth %d: handed\n%q\nwant\n%q", depth, got, want)
+	}
+	want = nil
+	if l := left(root, 0); l != wantLeft {
+		t.Fatalf("depth %d: left\n%s\nwant\n%s", depth, l, wantLeft)
+	}
+}
+
+// dump writes n with every position and text, for comparing trees exactly.
+func dump(n *Node) string {
+	var b strings.Builder
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		fmt.Fprintf(&b, "%d@%v%q%v%v(", n.Kind, n.Pos, n.Text, n.Bool, n.Num)
+		for _, it := range n.Items {
+			walk(it)
+		}
+		for _, e := range n.Entries {
+			fmt.Fprintf(&b, "%q@%v:", e.Key, e.KeyPos)
+			walk(e.Value)
+		}
+		b.WriteString(")")
+	}
+	walk(n)
+	return b.String()
+}
+
+// TestParseJSONEach: values taken one by one, over several slabs each, reach Each whole, and the rest of
+// the tree is ParseJSON's without them; a repeated key's value is not handed over.
+func TestParseJSONEach(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"head": {"x": [1, 2]}, "cases": [`)
+	for i := range 40 {
+		if i > 0 {
+			b.WriteString(",\n")
+		}
+		fmt.Fprintf(&b, `{"id": "c%d", "big": [`, i)
+		for j := range 100 * (i % 7) {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, `{"k": "v\u00e9%d", "n": [%d, true, null]}`, j, j)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString(`], "cases": [{"id": "again"}], "tail": "é"}`)
+	text := []byte(b.String())
+	for depth := 1; depth <= 4; depth++ {
+		checkEach(t, text, depth)
+	}
+	var handed []string
+	_, probs := ParseJSONWith(text, 1, JSONOptions{EachDepth: 2, Each: func(path []JSONStep, v *Node) bool {
+		if path[0].Key == "cases" {
+			handed = append(handed, v.Get("id").Value.Text)
+			return true
+		}
+		return false
+	}})
+	if len(handed) != 40 || handed[39] != "c39" || len(probs) != 1 || probs[0].Code != "duplicate_key" {
+		t.Errorf("handed %d values (last %q), problems %v; want the 40 of the first cases and one duplicate", len(handed), handed[len(handed)-1], probs)
+	}
 }
 
 func checkInside(t *testing.T, n *Node, lines int) {
@@ -168,16 +282,16 @@ func checkInside(t *testing.T, n *Node, lines int) {
 	}
 }
 
-// TestParseJSONFuncPaths: dup hears of every duplicate key with the path of the object that holds it, and
+// TestParseJSONDupPaths: Dup hears of every duplicate key with the path of the object that holds it, and
 // the tree and problems are ParseJSON's.
-func TestParseJSONFuncPaths(t *testing.T) {
+func TestParseJSONDupPaths(t *testing.T) {
 	src := `{"a": {"a": 1, "a": 2}, "l": [{}, {"k": 1, "k": 2}], "a": 3}`
 	type heard struct {
 		key, path string
 		pos       diag.Pos
 	}
 	var got []heard
-	root, probs := ParseJSONFunc([]byte(src), 1, func(key string, object []JSONStep, pos diag.Pos) {
+	root, probs := ParseJSONWith([]byte(src), 1, JSONOptions{Dup: func(key string, object []JSONStep, pos diag.Pos) {
 		var b strings.Builder
 		for _, s := range object {
 			if s.Index >= 0 {
@@ -187,7 +301,7 @@ func TestParseJSONFuncPaths(t *testing.T) {
 			}
 		}
 		got = append(got, heard{key, b.String(), pos})
-	})
+	}})
 	want := []heard{
 		{"a", ".a", diag.Pos{Line: 1, Col: 16}},
 		{"k", ".l[1]", diag.Pos{Line: 1, Col: 44}},
@@ -203,7 +317,7 @@ func TestParseJSONFuncPaths(t *testing.T) {
 	}
 	plain, plainProbs := ParseJSON([]byte(src), 1)
 	if len(probs) != 3 || len(plainProbs) != len(probs) || len(root.Entries) != len(plain.Entries) {
-		t.Errorf("ParseJSONFunc: %d problems, %d entries; ParseJSON: %d, %d", len(probs), len(root.Entries), len(plainProbs), len(plain.Entries))
+		t.Errorf("ParseJSONWith: %d problems, %d entries; ParseJSON: %d, %d", len(probs), len(root.Entries), len(plainProbs), len(plain.Entries))
 	}
 	for i := range probs {
 		if probs[i] != plainProbs[i] {

@@ -7,8 +7,8 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Kind is the JSON-like kind of a Node.
-type Kind int
+// Kind is the JSON-like kind of a Node. It is a byte, so that it and Bool share a word of the Node.
+type Kind uint8
 
 const (
 	Null Kind = iota
@@ -24,6 +24,7 @@ const (
 // become Nodes, so no rule sees a parser's own types.
 type Node struct {
 	Kind Kind
+	Bool bool // Bool: the value
 	// Pos is where the value starts in the file: a scalar's first character,
 	// a block list's first "-", a block mapping's first key, a flow
 	// collection's "[" or "{".
@@ -32,7 +33,6 @@ type Node struct {
 	// text as written (for messages).
 	Text    string
 	Num     float64 // Number: the value; may be ±Inf or NaN (.inf, .nan)
-	Bool    bool    // Bool: the value
 	Items   []*Node // List: the items in order
 	Entries []Entry // Map: the entries in source order, each key once
 }

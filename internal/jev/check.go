@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/repofs"
@@ -139,7 +140,7 @@ func Check(ctx context.Context, root string, e Entry, readReplays bool) []diag.R
 		out = append(out, r)
 	}
 	if o.Report != nil {
-		out = append(out, o.Report.Results()...)
+		out = slices.AppendSeq(out, o.Report.Results())
 	}
 	return out
 }

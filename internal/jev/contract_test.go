@@ -273,6 +273,22 @@ func TestContractValidation(t *testing.T) {
 			want: []want{{"missing_field", `{"baseline_confidence"`, "baseline_confidence is no constraint"}}},
 		{name: "baseline_confidence with a default tolerance", text: contractJSON(`"defaults": {"confidence_tolerance": 0.1}`, caseJSON("t-1", `"q": {"baseline_confidence": 0.95}`))},
 		{name: "baseline_confidence with a default floor", text: contractJSON(`"defaults": {"min_confidence": 0.5}`, caseJSON("t-1", `"q": {"baseline_confidence": 0.95}`))},
+		// The cases are checked as they are parsed, the contract's own keys after them: defaults that
+		// follow the cases count all the same, and a parse that stops reports that alone.
+		{name: "defaults after the cases", text: `{"version": "0.1", "baseline_model": "jev-1.13", "cases": [` + caseJSON("t-1", `"q": {"baseline_confidence": 0.95}`) + `],
+"defaults": {"confidence_tolerance": 0.1}}`},
+		{name: "defaults after the cases, without a tolerance", text: `{"cases": [` + caseJSON("t-1", `"q": {"baseline_confidence": 0.95}`) + `, ` + caseJSON("t-2", `"x": {"choice": "a"}`) + `],
+"defaults": {"noul_tolerance": 0.1}, "version": "0.1", "baseline_model": "jev-1.13"}`,
+			want: []want{
+				{"missing_field", `{"baseline_confidence"`, `expect "q": baseline_confidence is no constraint`},
+				{"unknown_key", `"x": {"choice"`, `expect names "x", which is not a question of the case`},
+			}},
+		{name: "a faulty case, then a syntax error", text: contractJSON("", caseJSON("t-1", `"x": {"choice": "a"}`), caseJSON("t-1", `"q": {"choice": "billing"}`)) + ",",
+			want: []want{{"syntax_error", "L6:1", "after the JSON value"}}},
+		{name: "cases twice", text: `{"version": "0.1", "baseline_model": "jev-1.13", "cases": [` + ok + `], "cases": [{"id": 3}]}`,
+			want: []want{{"duplicate_key", `"cases": [{"id": 3`, `duplicate key "cases" in the root object`}}},
+		{name: "cases of a root array", text: `[{"cases": [` + ok + `]}]`,
+			want: []want{{"wrong_type", "@1:1", "a JSON contract must be an object"}}},
 		{name: "baseline_confidence with its own tolerance", text: contractJSON("", caseJSON("t-1", `"s": {"baseline_confidence": 0.95, "confidence_tolerance": 0.1}`))},
 		{name: "min_confidence alone", text: contractJSON("", caseJSON("t-1", `"q": {"min_confidence": 0.8}`))},
 		{name: "kind keys alone", text: contractJSON("", caseJSON("t-1", `"n": {"min_noul": 0.5}`), caseJSON("t-2", `"n": {"noul": 0.7}`),

@@ -2,6 +2,7 @@ package jev
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"strconv"
 	"strings"
@@ -396,38 +397,36 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// Results are the report's results, one per case × expected field, at the
+// Results yields the report's results in order, one per case × expected field, at the
 // field's key in the contract's expect (README "Results, outcomes and blocking"): pass (ok) when
 // unchanged, else fail with severity error (answer_flip,
 // confidence_regression). Check is the field, CaseID the case. The evidence
 // names the replay (and the baseline replay), and so does Key: one contract
 // may be checked against several replays, and their findings differ.
-func (r *Report) Results() []diag.Result {
-	key := " " + strings.Join(r.replays, " ")
-	var n int
-	for _, c := range r.Cases {
-		n += len(c.Fields)
-	}
-	out := make([]diag.Result, 0, n)
-	for _, c := range r.Cases {
-		for _, f := range c.Fields {
-			ev := make(map[string]any, len(f.Evidence)+2)
-			for k, v := range f.Evidence {
-				ev[k] = v
+func (r *Report) Results() iter.Seq[diag.Result] {
+	return func(yield func(diag.Result) bool) {
+		key := " " + strings.Join(r.replays, " ")
+		for _, c := range r.Cases {
+			for _, f := range c.Fields {
+				ev := make(map[string]any, len(f.Evidence)+2)
+				for k, v := range f.Evidence {
+					ev[k] = v
+				}
+				ev["replay"] = r.replays[0]
+				if len(r.replays) > 1 {
+					ev["baseline_replay"] = r.replays[1]
+				}
+				res := diag.Result{Source: diag.SourceJev, File: r.contract.File, Pos: f.keyPos, Check: f.Field,
+					CaseID: c.ID, Severity: diag.SeverityError, Code: f.Outcome.code(), Message: f.Detail,
+					Evidence: ev, Key: f.Field + key}
+				res.Outcome = diag.Pass
+				if f.Outcome != Unchanged {
+					res.Outcome = diag.Fail
+				}
+				if !yield(res) {
+					return
+				}
 			}
-			ev["replay"] = r.replays[0]
-			if len(r.replays) > 1 {
-				ev["baseline_replay"] = r.replays[1]
-			}
-			res := diag.Result{Source: diag.SourceJev, File: r.contract.File, Pos: f.keyPos, Check: f.Field,
-				CaseID: c.ID, Severity: diag.SeverityError, Code: f.Outcome.code(), Message: f.Detail,
-				Evidence: ev, Key: f.Field + key}
-			res.Outcome = diag.Pass
-			if f.Outcome != Unchanged {
-				res.Outcome = diag.Fail
-			}
-			out = append(out, res)
 		}
 	}
-	return out
 }

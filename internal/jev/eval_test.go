@@ -2,6 +2,7 @@ package jev
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -230,7 +231,7 @@ breaking
 	if !rep.Breaking() {
 		t.Error("not breaking")
 	}
-	rs := rep.Results()
+	rs := slices.Collect(rep.Results())
 	var got []string
 	for _, res := range rs {
 		if res.File != "c.json" || res.Source != diag.SourceJev || res.Severity != diag.SeverityError || res.Key != res.Check+" r.json" || res.Evidence["replay"] != "r.json" {

@@ -2,6 +2,7 @@ package jev
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func FuzzContract(f *testing.F) {
 		}
 		rep, faults := Eval(c, r)
 		checkResults(t, "r.json", replay, faults)
-		rs := rep.Results()
+		rs := slices.Collect(rep.Results())
 		checkResults(t, file, text, rs)
 		if rep.Unchanged+rep.Regressions+rep.Flips != len(rep.Cases) {
 			t.Fatalf("counts %d+%d+%d for %d cases", rep.Unchanged, rep.Regressions, rep.Flips, len(rep.Cases))
@@ -114,9 +115,9 @@ func FuzzReplay(f *testing.F) {
 		}
 		rep, faults := Eval(c, r)
 		checkResults(t, "r.json", text, faults)
-		checkResults(t, "c.json", ctext, rep.Results())
+		checkResults(t, "c.json", ctext, slices.Collect(rep.Results()))
 		rep, faults = Compare(c, r, r)
 		checkResults(t, "r.json", text, faults)
-		checkResults(t, "c.json", ctext, rep.Results())
+		checkResults(t, "c.json", ctext, slices.Collect(rep.Results()))
 	})
 }

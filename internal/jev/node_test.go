@@ -2,6 +2,7 @@ package jev
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestBOMPositions(t *testing.T) {
 	if len(faults) > 0 {
 		t.Fatal(codes(faults))
 	}
-	rs := rep.Results()
+	rs := slices.Collect(rep.Results())
 	// Line 1 counts the BOM; line 2 is the same case without it.
 	at := strings.Index(text, `"q": {"choice"`)
 	want := []diag.Pos{diag.NewLineIndex([]byte(text)).Pos(at), {Line: 2, Col: at + 1 - len("\ufeff")}}

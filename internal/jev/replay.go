@@ -91,11 +91,25 @@ func replayFault(code, msg string) diag.Result {
 // cases are not evaluated, but a broken one is still reported). Every fault is
 // a replay_invalid result with file and position. The replay is nil when the
 // file is not a JSON object; otherwise responses with faults are marked Bad.
-// The parsed tree is dropped once the responses are read: they keep what
-// eval and compare need, positions included.
+// Each response is read as soon as it is parsed, and its nodes are then
+// reused for the next (frontmatter.JSONOptions.Each): the responses keep what
+// eval and compare need, positions included, and no tree of the file is held.
 func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 	s, text := newSource(file, text)
 	r := &Replay{File: file}
+	rv := &replayValidator{s: s}
+	responses := map[string]*Response{}
+	var responseFaults []diag.Result // dropped if the parse stops: a text that is not JSON has only that fault
+	each := frontmatter.JSONOptions{EachDepth: 1, Each: func(path []frontmatter.JSONStep, x *node) bool {
+		if path[0].Index >= 0 {
+			return false // an array's item: the root is not a replay
+		}
+		n := len(s.faults)
+		responses[path[0].Key] = rv.response(path[0].Key, x)
+		responseFaults = append(responseFaults, s.faults[n:]...)
+		s.faults = s.faults[:n]
+		return true
+	}}
 	root := s.parse(unit{line: 1, text: text}, false, func(_, msg string) diag.Result {
 		return replayFault("replay_invalid", msg)
 	}, func(key string, object []frontmatter.JSONStep) diag.Result {
@@ -105,17 +119,14 @@ func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 			f.CaseID = object[0].Key
 		}
 		return f
-	})
+	}, each)
 	switch {
 	case root == nil:
 	case !isObj(root):
 		s.add(replayFault("replay_invalid", fmt.Sprintf("a replay must be an object keyed by case id, got %s", typeName(root))), root.Pos, nil)
 	default:
-		r.Responses = make(map[string]*Response, len(root.Entries))
-		rv := &replayValidator{s: s}
-		for _, e := range root.Entries {
-			r.Responses[e.Key] = rv.response(e.Key, e.Value)
-		}
+		r.Responses = responses
+		s.faults = append(s.faults, responseFaults...)
 	}
 	// Duplicate keys make their case's response unreliable.
 	for _, f := range s.faults {

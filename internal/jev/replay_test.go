@@ -35,6 +35,8 @@ func TestReplayValidation(t *testing.T) {
 		{name: "types inferred", text: replayJSON([3]string{"t-1", `"m"`, strings.ReplaceAll(all, `"type": "choice", `, ``)}, [3]string{"t-2", `"m"`, `"n": {"noul": 0}, "s": {"score": -3, "confidence": 0, "legend": {"0": ["a"]}, "probabilities": {"0": 1}}`})},
 		{name: "probabilities sum within 1e-6", text: replayJSON([3]string{"t-1", `"m"`, `"q": {"choice": "a", "confidence": 0.5, "probabilities": {"a": 0.3333333, "b": 0.3333333, "c": 0.3333334}}, "r": {"choice": "a", "confidence": 0.5, "probabilities": {"a": 0.5000005, "b": 0.5}}`})},
 		{name: "syntax error", text: `{"t-1": }`, want: []want{{"replay_invalid", "}", "invalid JSON"}}},
+		{name: "a bad response, then a syntax error", text: `{"t-1": "m", "t-2": {"model": "m", "answers": []},]`,
+			want: []want{{"replay_invalid", "L1:51", "invalid JSON"}}},
 		{name: "invalid UTF-8", text: "{\"t-1\xff\": 1}", want: []want{{"replay_invalid", "\xff", "invalid UTF-8"}}},
 		{name: "not an object", text: `["t-1"]`, want: []want{{"replay_invalid", "@1:1", "a replay must be an object keyed by case id"}}},
 		{name: "response not an object", text: `{"t-1": "m"}`, want: []want{{"replay_invalid", `"m"`, `"t-1": a response must be an object`}}},

@@ -98,8 +98,9 @@ func eachLine(text []byte, f func(i int, u unit)) {
 // syntax_error and invalid_utf8 (the parse stops at the first), each made by
 // mk from the code and a message. Each duplicate key is a fault too, made by
 // dup from the key and the path of its object; the first of the two is kept
-// in the tree, and the unit is still returned.
-func (s *source) parse(u unit, jsonl bool, mk func(code, msg string) diag.Result, dup func(key string, object []frontmatter.JSONStep) diag.Result) *node {
+// in the tree, and the unit is still returned. each, when its Each is set,
+// hands values to the caller as they are parsed (frontmatter.JSONOptions).
+func (s *source) parse(u unit, jsonl bool, mk func(code, msg string) diag.Result, dup func(key string, object []frontmatter.JSONStep) diag.Result, each frontmatter.JSONOptions) *node {
 	if len(u.text) > MaxJSON {
 		what := "the file"
 		if jsonl {
@@ -108,9 +109,10 @@ func (s *source) parse(u unit, jsonl bool, mk func(code, msg string) diag.Result
 		s.add(mk("too_large", fmt.Sprintf("%s is larger than %d MiB and is not read", what, MaxJSON>>20)), diag.Pos{Line: u.line}, nil)
 		return nil
 	}
-	root, probs := frontmatter.ParseJSONFunc(u.text, u.line, func(key string, object []frontmatter.JSONStep, pos diag.Pos) {
+	each.Dup = func(key string, object []frontmatter.JSONStep, pos diag.Pos) {
 		s.add(dup(key, object), pos, nil)
-	})
+	}
+	root, probs := frontmatter.ParseJSONWith(u.text, u.line, each)
 	for _, p := range probs {
 		switch p.Code {
 		case "syntax_error":
@@ -181,20 +183,19 @@ func (p *pth) item(i int) pth { return pth{up: p, index: i, isItem: true} }
 
 // String writes the path as writeStep does; the root is "".
 func (p *pth) String() string {
-	n := 0
-	for q := p; q != nil; q = q.up {
-		n++
-	}
-	steps := make([]*pth, n)
-	for q := p; q != nil; q = q.up {
-		n--
-		steps[n] = q
-	}
 	var b strings.Builder
-	for i, q := range steps {
-		writeStep(&b, i == 0, q.key, q.index, q.isItem)
-	}
+	p.write(&b)
 	return b.String()
+}
+
+// write writes p's steps to b, the root's first, and reports whether p has any. It keeps no pointer
+// of p's, so that a path made on the stack stays there.
+func (p *pth) write(b *strings.Builder) bool {
+	if p == nil {
+		return false
+	}
+	writeStep(b, !p.up.write(b), p.key, p.index, p.isItem)
+	return true
 }
 
 // isObj, isList and isStr tell a value's kind; each is false for nil.

@@ -17,6 +17,31 @@ type validator struct {
 	c      *Contract
 	caseID string      // the case being checked, for the faults' CaseID
 	qs     questionSet // the questions of the case being checked, reused
+	// waiting are the fields whose expectation is a constraint only if the defaults make it one; a
+	// JSON contract's defaults may follow its cases, so they wait for the defaults (settle).
+	waiting []waitingField
+}
+
+// waitingField is a field expecting baseline_confidence, with neither confidence_tolerance nor
+// min_confidence of its own.
+type waitingField struct {
+	caseID, key, name string // key: the field's path, for the fault's Key
+	pos                      diag.Pos
+}
+
+// settle faults the waiting fields, once the defaults are known: each is a constraint if the defaults
+// give a confidence_tolerance or a min_confidence, and no constraint otherwise.
+func (v *validator) settle() {
+	if d := v.c.Defaults; d.ConfidenceTolerance.Set || d.MinConfidence.Set {
+		v.waiting = nil
+		return
+	}
+	for _, w := range v.waiting {
+		r := definition("missing_field", fmt.Sprintf("expect %s: baseline_confidence is no constraint without a confidence_tolerance or min_confidence (in the field or in defaults)", strconv.Quote(w.name)))
+		r.CaseID, r.Key = w.caseID, w.key
+		v.s.add(r, w.pos, nil)
+	}
+	v.waiting = nil
 }
 
 // fault records a contract fault at pos, a position of the unit being
@@ -32,9 +57,31 @@ func (v *validator) dup(key string, object []frontmatter.JSONStep) diag.Result {
 	return definition("duplicate_key", fmt.Sprintf("duplicate key %s in %s (the last one would count)", strconv.Quote(key), objectName(object)))
 }
 
-// json validates a JSON contract: one object.
+// json validates a JSON contract: one object. Each case is checked as soon as it is parsed, and its
+// nodes are then reused for the next (frontmatter.JSONOptions.Each): only the cases are kept, so a
+// contract of any size is read in little memory. The contract's own keys are checked after its cases
+// (the faults are sorted), and a case's check that needs the defaults waits for them (settle).
 func (v *validator) json(text []byte) {
-	root := v.s.parse(unit{line: 1, text: text}, false, definition, v.dup)
+	seen := map[string]bool{}
+	streamed := 0
+	var caseFaults []diag.Result // dropped if the parse stops: a text that is not JSON has only that fault
+	cases := pth{key: "cases"}
+	each := frontmatter.JSONOptions{EachDepth: 2, Each: func(path []frontmatter.JSONStep, x *node) bool {
+		if path[0].Index >= 0 || path[0].Key != "cases" || path[1].Index < 0 {
+			return false
+		}
+		n := len(v.s.faults)
+		ip := cases.item(path[1].Index)
+		if c, ok := v.kase(x, &ip, seen); ok {
+			v.c.Cases = append(v.c.Cases, c)
+		}
+		caseFaults = append(caseFaults, v.s.faults[n:]...)
+		v.s.faults = v.s.faults[:n]
+		streamed++
+		return true
+	}}
+	root := v.s.parse(unit{line: 1, text: text}, false, definition, v.dup, each)
+	v.caseID = ""
 	if root == nil {
 		return
 	}
@@ -43,19 +90,11 @@ func (v *validator) json(text []byte) {
 		return
 	}
 	v.meta(root, false)
-	cases, cp := v.collection(root, nil, "cases", true, "cases", "a contract needs at least one case")
-	if cases == nil {
-		return
+	if streamed == 0 { // no case was read: cases is missing, not an array, or empty
+		v.collection(root, nil, "cases", true, "cases", "a contract needs at least one case")
 	}
-	seen := make(map[string]bool, len(cases.Items))
-	v.c.Cases = make([]Case, 0, len(cases.Items))
-	for i, it := range cases.Items {
-		ip := cp.item(i)
-		if c, ok := v.kase(it, &ip, seen); ok {
-			v.c.Cases = append(v.c.Cases, c)
-		}
-	}
-	v.caseID = ""
+	v.s.faults = append(v.s.faults, caseFaults...)
+	v.settle()
 }
 
 // jsonl validates a JSONL contract: an optional first _meta line, then one
@@ -66,7 +105,7 @@ func (v *validator) jsonl(text []byte) {
 	hasMeta, cases := false, 0
 	eachLine(text, func(ui int, u unit) {
 		v.caseID = ""
-		root := v.s.parse(u, true, definition, v.dup)
+		root := v.s.parse(u, true, definition, v.dup, frontmatter.JSONOptions{})
 		if root == nil {
 			cases++
 			return
@@ -95,6 +134,7 @@ func (v *validator) jsonl(text []byte) {
 		}
 	})
 	v.caseID = ""
+	v.settle()
 	line1 := diag.Pos{Line: 1}
 	if !hasMeta {
 		// Without _meta: version "0.1", the implicit defaults, and the
@@ -678,16 +718,14 @@ func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expec
 	}
 	// At least one effective constraint: the kind's answer key, min_noul,
 	// min_confidence, or baseline_confidence with a confidence_tolerance or
-	// min_confidence resolved from the field or the defaults (the spec's
+	// min_confidence of the field or of the defaults (settle; the spec's
 	// "Field expectations": no default confidence_tolerance is assumed, and
 	// tolerance-only objects are rejected).
-	r := e.resolve(v.c.Defaults)
 	switch {
 	case e.hasKindConstraint() || e.MinConfidence.Set:
-	case e.BaselineConfidence.Set && (r.ConfidenceTolerance.Set || r.MinConfidence.Set):
+	case e.BaselineConfidence.Set && e.ConfidenceTolerance.Set:
 	case e.BaselineConfidence.Set:
-		v.fault(p, x.Pos, "missing_field", "expect %s: baseline_confidence is no constraint without a confidence_tolerance or min_confidence (in the field or in defaults)", strconv.Quote(name))
-		return e, false
+		v.waiting = append(v.waiting, waitingField{caseID: v.caseID, key: p.String(), name: name, pos: x.Pos})
 	default:
 		v.fault(p, x.Pos, "missing_field", "expect %s states no effective constraint: a tolerance alone checks nothing (give %s)", strconv.Quote(name), constraintKeys(q.kind))
 		return e, false
