@@ -26,7 +26,7 @@ type validator struct {
 // min_confidence of its own.
 type waitingField struct {
 	caseID, key, name string // key: the field's path, for the fault's Key
-	pos                      diag.Pos
+	pos               diag.Pos
 }
 
 // settle faults the waiting fields, once the defaults are known: each is a constraint if the defaults
