@@ -146,11 +146,14 @@ func runForbidden(in *input, raw []byte) verdict {
 				len(p.Patterns)-i, len(p.Patterns), len(in.text))
 			break
 		}
-		re, pr := compilePattern(pat)
-		if pr != nil {
-			panic(pr.msg) // validated in pass 1
+		e := lookupPattern(pat)
+		if e.err != nil {
+			panic(e.err.msg) // validated in pass 1
 		}
-		m := re.FindStringIndex(in.text)
+		if !e.pre.may(in.text) {
+			continue
+		}
+		m := e.re.FindStringIndex(in.text)
 		if m == nil {
 			continue
 		}

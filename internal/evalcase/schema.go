@@ -588,16 +588,23 @@ var patternCache = struct {
 
 type patternEntry struct {
 	re  *regexp.Regexp
+	pre prefilter // what a text must hold to match re
 	err *problem
 }
 
 // compilePattern compiles an RE2 pattern of params.patterns.
 func compilePattern(s string) (*regexp.Regexp, *problem) {
+	e := lookupPattern(s)
+	return e.re, e.err
+}
+
+// lookupPattern compiles an RE2 pattern, once for many cases.
+func lookupPattern(s string) patternEntry {
 	patternCache.Lock()
 	e, ok := patternCache.m[s]
 	patternCache.Unlock()
 	if ok {
-		return e.re, e.err
+		return e
 	}
 	re, err := regexp.Compile(s)
 	switch {
@@ -606,7 +613,7 @@ func compilePattern(s string) (*regexp.Regexp, *problem) {
 	case re.MatchString(""):
 		e.err = problemf("invalid_value", "pattern %s matches the empty string, so it matches everywhere", quote(s))
 	default:
-		e.re = re
+		e.re, e.pre = re, prefilterOf(s)
 	}
 	patternCache.Lock()
 	if len(patternCache.m) > 1024 {
@@ -614,7 +621,7 @@ func compilePattern(s string) (*regexp.Regexp, *problem) {
 	}
 	patternCache.m[s] = e
 	patternCache.Unlock()
-	return e.re, e.err
+	return e
 }
 
 func checkPattern(s string) *problem {
