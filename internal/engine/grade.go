@@ -598,7 +598,9 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		}
 		checked = append(checked, e.Contract)
 		r.rep.Seen.Contracts++
-		r.rep.Results.Add(jev.Check(ctx, r.root, e, readAnswers)...) // a panic there is its internal_error
+		for res := range jev.Check(ctx, r.root, e, readAnswers) { // a panic in Evaluate is its internal_error
+			r.rep.Results.Add(res)
+		}
 	}
 	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0
 	r.rep.Scope.Files = append(r.rep.Scope.Files, checked...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +129,7 @@ func BenchmarkCheck(b *testing.B) {
 	e := Entry{Contract: "contract.json", Answers: "replay.json", CandidateModel: "jev-1.14"}
 	b.ResetTimer()
 	for b.Loop() {
-		if rs := Check(context.Background(), dir, e, true); len(rs) != benchCases {
+		if rs := slices.Collect(Check(context.Background(), dir, e, true)); len(rs) != benchCases {
 			b.Fatalf("%d results", len(rs))
 		}
 	}
@@ -150,7 +151,8 @@ func BenchmarkEvalVsDecode(b *testing.B) {
 		t1 := time.Now()
 		evalBoth(b, ctext, rtext)
 		t2 := time.Now()
-		Check(context.Background(), dir, e, true)
+		for range Check(context.Background(), dir, e, true) {
+		}
 		t3 := time.Now()
 		decodeTyped(b, ctext, rtext)
 		typed += time.Since(t3)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/repofs"
@@ -123,26 +123,38 @@ func Evaluate(ctx context.Context, e Entry, read ReadFunc, evalReplays bool) (o 
 // results: flips (answer_flip) and regressions (confidence_regression) fail
 // with severity error, Check = the question field, CaseID = the case id, at
 // the field's key in `expect` of the contract; unchanged fields pass (code
-// ok). A baseline-model that overrides the contract's says so to Notice.
-func Check(ctx context.Context, root string, e Entry, readReplays bool) []diag.Result {
+// ok). A baseline-model that overrides the contract's says so to Notice. The entry is evaluated before
+// Check returns; the results are made as they are yielded, so that the caller need not hold them all.
+func Check(ctx context.Context, root string, e Entry, readReplays bool) iter.Seq[diag.Result] {
 	o := Evaluate(ctx, e, RepoReader(root), readReplays)
 	if o.Contract != nil && o.Contract.Overridden() && e.Notice != nil {
 		e.Notice(fmt.Sprintf("evalgate: %s: baseline-model %s overrides the contract's baseline_model %s",
 			e.Contract, o.Contract.BaselineModel, o.Contract.ContractBaselineModel))
 	}
-	out := o.Faults
-	for _, p := range o.Models {
-		r := definition("invalid_value", "jev entry: "+p.Option+": "+p.Message)
-		r.File = e.Contract
-		if e.ConfigFile != "" {
-			r.Source, r.File, r.Pos = diag.SourceConfig, e.ConfigFile, e.Pos
+	return func(yield func(diag.Result) bool) {
+		for _, r := range o.Faults {
+			if !yield(r) {
+				return
+			}
 		}
-		out = append(out, r)
+		for _, p := range o.Models {
+			r := definition("invalid_value", "jev entry: "+p.Option+": "+p.Message)
+			r.File = e.Contract
+			if e.ConfigFile != "" {
+				r.Source, r.File, r.Pos = diag.SourceConfig, e.ConfigFile, e.Pos
+			}
+			if !yield(r) {
+				return
+			}
+		}
+		if o.Report != nil {
+			for r := range o.Report.Results() {
+				if !yield(r) {
+					return
+				}
+			}
+		}
 	}
-	if o.Report != nil {
-		out = slices.AppendSeq(out, o.Report.Results())
-	}
-	return out
 }
 
 // loadContract reads and loads the entry's contract: the contract, or its faults.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -116,7 +117,7 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Check(ctx, root, tt.entry, tt.read)
+			got := slices.Collect(Check(ctx, root, tt.entry, tt.read))
 			diag.Sort(got)
 			if g, w := strings.Join(summarize(got), "\n"), strings.Join(tt.want, "\n"); g != w {
 				t.Errorf("results:\n%s\nwant:\n%s\n%s", g, w, codes(got))
@@ -124,7 +125,7 @@ func TestCheck(t *testing.T) {
 		})
 	}
 	if runtime.GOOS != "windows" {
-		got := Check(ctx, root, Entry{Contract: "evals/out.json"}, true)
+		got := slices.Collect(Check(ctx, root, Entry{Contract: "evals/out.json"}, true))
 		if len(got) != 1 || got[0].Code != "target_outside_repo" || got[0].Outcome != diag.Error {
 			t.Errorf("a symlink out of the repository: %s", codes(got))
 		}
@@ -134,8 +135,8 @@ func TestCheck(t *testing.T) {
 func TestCheckNotice(t *testing.T) {
 	root := testfs.Tree(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
 	var notices []string
-	got := Check(context.Background(), root, Entry{Contract: "c.json", Answers: "r.json", BaselineModel: "jev-1.12",
-		Notice: func(s string) { notices = append(notices, s) }}, true)
+	got := slices.Collect(Check(context.Background(), root, Entry{Contract: "c.json", Answers: "r.json", BaselineModel: "jev-1.12",
+		Notice: func(s string) { notices = append(notices, s) }}, true))
 	if len(notices) != 1 || notices[0] != "evalgate: c.json: baseline-model jev-1.12 overrides the contract's baseline_model jev-1.13" {
 		t.Errorf("notices %q", notices)
 	}
@@ -147,7 +148,7 @@ func TestCheckNotice(t *testing.T) {
 func TestCheckPanicIsAResult(t *testing.T) {
 	root := testfs.Tree(t, map[string]string{"c.json": testdataText(t, "contract.json"), "r.json": testdataText(t, "candidate.json")})
 	var ctx context.Context // nil: Check's use of it panics
-	got := Check(ctx, root, Entry{Contract: "c.json", Answers: "r.json"}, true)
+	got := slices.Collect(Check(ctx, root, Entry{Contract: "c.json", Answers: "r.json"}, true))
 	if len(got) != 1 || got[0].Code != "internal_error" || got[0].Outcome != diag.Error || got[0].File != "c.json" {
 		t.Errorf("results %s", codes(got))
 	}
