@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// peakRSS is a finished process's peak resident memory in MB (Linux reports kilobytes; 0 when unknown).
+// peakRSS is a finished process's peak resident memory in MiB (Linux reports KiB; 0 when unknown).
 func peakRSS(ps *os.ProcessState) float64 {
 	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
 		return float64(ru.Maxrss) / 1024

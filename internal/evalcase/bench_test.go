@@ -1,9 +1,7 @@
 package evalcase
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,11 +14,11 @@ import (
 	"time"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
-// benchFiles writes n realistic cases (printf and Python placeholders,
-// numbers, the protocol) and one candidate for each, in case order, every
-// tenth of them failing. It returns the root and the two files' sizes.
+// benchFiles writes testfs's EvalCase corpus of n cases and their candidates, every tenth failing.
+// It returns the root and the two files' sizes.
 func benchFiles(b *testing.B, n int) (root string, size int64) {
 	return benchFilesPadded(b, n, 0)
 }
@@ -30,69 +28,12 @@ func benchFiles(b *testing.B, n int) (root string, size int64) {
 func benchFilesPadded(b *testing.B, n, pad int) (root string, size int64) {
 	b.Helper()
 	root = b.TempDir()
-	os.MkdirAll(filepath.Join(root, "cases"), 0o755)
-	os.MkdirAll(filepath.Join(root, "candidates"), 0o755)
-	cf, _ := os.Create(filepath.Join(root, "cases", "bench.jsonl"))
-	df, _ := os.Create(filepath.Join(root, "candidates", "bench.jsonl"))
-	cw, dw := bufio.NewWriter(cf), bufio.NewWriter(df)
-	for i := 0; i < n; i++ {
-		id := fmt.Sprintf("bench.kind-%d.%06d", i%3, i)
-		var source, assertions, text, raw string
-		switch i % 3 {
-		case 0:
-			source = fmt.Sprintf("Welcome back, %%s! You have %%d coins and a %%.1f%%%% bonus on %d,250 gems.", i%97)
-			assertions = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf", "allow_reorder": true}}, {"name": "number_fidelity", "severity": "hard"}, {"name": "max_chars", "severity": "report", "params": {"max": 80}}]`
-			text = fmt.Sprintf("欢迎回来，%%s！你有%%d枚金币，宝石%d,250颗可获得%%.1f%%%%奖励。", i%97)
-		case 1:
-			source = "{player} found {count} items in {zone}; press <b>Open</b> to see them."
-			assertions = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "python"}}, {"name": "required_tokens", "severity": "hard"}, {"name": "forbidden_renderings", "severity": "report", "params": {"patterns": ["(?i)\\btodo\\b"]}}]`
-			text = "{player} hat {count} Gegenstände in {zone} gefunden; drücke <b>Öffnen</b>, um sie zu sehen."
-		default:
-			source = "[1] Start game\n[2] Options\n[3] Quit to desktop"
-			assertions = `[{"name": "protocol_complete", "severity": "hard", "params": {"expected_items": 3, "terminator": "---END---"}}]`
-			raw = "[1] ゲームを始める\n[2] オプション\n[3] デスクトップに戻る\n---END---"
-		}
-		if i%10 == 9 {
-			text, raw = "broken %s", "[1] x\n[3] y"
-		}
-		c := map[string]any{
-			"schema_version": 1, "id": id, "source_locale": "en-US", "target_locale": "zh-Hans", "domain": "game-ui",
-			"source": source, "assertions": json.RawMessage(assertions), "required_tokens": []string{"<b>", "</b>"},
-			"references": []string{}, "provenance": map[string]string{"kind": "synthetic", "license": "GPL-3.0-or-later"},
-			"context": map[string]any{"screen": "main-menu", "max_width_px": 320, "note": strings.Repeat("n", pad)}, "difficulty": "intermediate",
-			"tags": []string{"bench", "placeholder"},
-		}
-		if i%3 != 1 {
-			delete(c, "required_tokens")
-		}
-		line, _ := json.Marshal(c)
-		cw.Write(line)
-		cw.WriteByte('\n')
-		if pad > 0 && i%3 != 2 {
-			text += strings.Repeat(" ", pad)
-		}
-		cand := map[string]any{"case_id": id, "text": text, "raw_response": nil}
-		if raw != "" {
-			cand["raw_response"] = raw
-		}
-		line, _ = json.Marshal(cand)
-		dw.Write(line)
-		dw.WriteByte('\n')
-	}
-	cw.Flush()
-	dw.Flush()
-	cf.Close()
-	df.Close()
-	for _, f := range []string{"cases/bench.jsonl", "candidates/bench.jsonl"} {
-		fi, _ := os.Stat(filepath.Join(root, f))
-		size += fi.Size()
-	}
-	return root, size
+	return root, testfs.WriteCorpus(b, root, n, pad)
 }
 
 func benchRequest(root string) Request {
 	return Request{
-		Root: root, Fixtures: []string{"cases/bench.jsonl"}, Candidates: []string{"candidates/bench.jsonl"},
+		Root: root, Fixtures: []string{testfs.CorpusCases}, Candidates: []string{testfs.CorpusCandidates},
 		ReadCandidates: true, CandidatesConfigured: true,
 	}
 }
@@ -111,53 +52,9 @@ func streamCount(b *testing.B, root string) (results, failed int) {
 	return results, failed
 }
 
-// caseFull is every field of a case, for the typed baseline.
-type caseFull struct {
-	SchemaVersion  int             `json:"schema_version"`
-	ID             string          `json:"id"`
-	SourceLocale   string          `json:"source_locale"`
-	TargetLocale   string          `json:"target_locale"`
-	Domain         string          `json:"domain"`
-	Source         string          `json:"source"`
-	Assertions     []assertionDoc  `json:"assertions"`
-	Provenance     provenanceWire  `json:"provenance"`
-	Context        json.RawMessage `json:"context"`
-	RequiredTokens []string        `json:"required_tokens"`
-	References     []string        `json:"references"`
-	Difficulty     string          `json:"difficulty"`
-	Tags           []string        `json:"tags"`
-}
-
-// decodeOnly is the baseline: read both files line by line and decode each
-// line with encoding/json, into typed structs or into map[string]any.
-func decodeOnly(b *testing.B, root string, maps bool) {
-	for _, f := range []string{"cases/bench.jsonl", "candidates/bench.jsonl"} {
-		fh, err := os.Open(filepath.Join(root, f))
-		if err != nil {
-			b.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 64<<10), MaxLine)
-		for sc.Scan() {
-			var err error
-			switch {
-			case maps:
-				var m map[string]any
-				err = json.Unmarshal(sc.Bytes(), &m)
-			case f == "cases/bench.jsonl":
-				var c caseFull
-				err = json.Unmarshal(sc.Bytes(), &c)
-			default:
-				var c candidateWire
-				err = json.Unmarshal(sc.Bytes(), &c)
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
-		fh.Close()
-	}
-}
+// decodeOnly is the baseline: both files decoded line by line with encoding/json, into typed structs
+// or into map[string]any.
+func decodeOnly(b *testing.B, root string, maps bool) { testfs.DecodeCorpus(b, root, maps) }
 
 // bench100k times run over the files of benchFiles(b, 100_000), once per
 // iteration, their size counted as the bytes of each.
@@ -286,7 +183,7 @@ func BenchmarkIndexMemory(b *testing.B) {
 				runtime.GC()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				c := newChecker(Request{Root: root, Fixtures: []string{"cases/bench.jsonl"}}, func(diag.Result) {})
+				c := newChecker(Request{Root: root, Fixtures: []string{testfs.CorpusCases}}, func(diag.Result) {})
 				if err := c.run(context.Background()); err != nil {
 					b.Fatal(err)
 				}
@@ -332,17 +229,8 @@ func invalidFiles(b *testing.B, n int) (root string, size int64) {
 		cases.WriteString(strings.ReplaceAll(caseLines[i%len(caseLines)], ".001", "."+id) + "\n")
 		cands.WriteString(strings.ReplaceAll(candLines[i%len(candLines)], ".001", "."+id) + "\n")
 	}
-	for name, text := range map[string]string{"cases/bench.jsonl": cases.String(), "candidates/bench.jsonl": cands.String()} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		size += int64(len(text))
-	}
-	return root, size
+	testfs.Write(b, root, map[string]string{testfs.CorpusCases: cases.String(), testfs.CorpusCandidates: cands.String()})
+	return root, int64(cases.Len() + cands.Len())
 }
 
 // BenchmarkCheckInvalid10k checks 10,000 faulty case lines and 10,000 faulty candidate lines: the slow
