@@ -107,8 +107,9 @@ func TestReadJSONStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer back.Results.Close()
-	if back.Results.Len() != 1000 || len(back.Results.runs) < 9 || back.Summary.Pass != 1000 {
-		t.Fatalf("%d results in %d runs, summary %+v", back.Results.Len(), len(back.Results.runs), back.Summary)
+	// In report order, the spilled batches make one run; at most one batch is in memory.
+	if back.Results.Len() != 1000 || len(back.Results.runs) != 1 || len(back.Results.buf) >= 100 || back.Summary.Pass != 1000 {
+		t.Fatalf("%d results in %d runs and %d in memory, summary %+v", back.Results.Len(), len(back.Results.runs), len(back.Results.buf), back.Summary)
 	}
 	for _, bad := range []string{`{"version": 1, "version": 1}`, `{"version": 1, "extra": 2}`, `[1]`, `{"results": {}}`} {
 		if _, err := ReadJSON(strings.NewReader(bad)); err == nil {

@@ -14,8 +14,10 @@ import (
 // Results are a report's results: added in any order, read in report order (diag.Compare) as
 // often as a writer needs (README "Memory"). A batch of results stays in memory; once a batch
 // grows past spillResults results or spillBytes bytes it is sorted and spilled to an unlinked
-// temporary file, and reading merges the sorted runs. So a run of any size holds one batch, and
-// one result per run while it is read; a run small enough for one batch never touches the disk.
+// temporary file, and reading merges the sorted runs. A batch that sorts after the run before it (results
+// added in report order, as EvalCase's are) extends that run rather than starting one, so in-order
+// results are read back as one run, with no merge. So a run of any size holds one batch, and one result
+// per run while it is read; a run small enough for one batch never touches the disk.
 //
 // Add and reading must not overlap: a run adds from one goroutine, then finishes, then writes.
 // The zero Results is empty and ready to use.
@@ -26,7 +28,8 @@ type Results struct {
 	sorted bool // buf is in report order
 	file   *os.File
 	runs   []spillRun
-	end    int64 // where the next run starts in file
+	end    int64       // where the next run starts in file
+	last   diag.Result // the last result of the last run, which a batch after it may extend
 	err    error
 
 	// With decided, Add decides each result's Blocking at failOn and counts it in tally (Decide).
@@ -104,11 +107,19 @@ func (s *Results) spillBatch() {
 		s.file = f
 	}
 	diag.Sort(s.buf)
+	extends := len(s.runs) > 0 && diag.Compare(&s.last, &s.buf[0]) <= 0
 	s.writeRun(func(put func(*diag.Result) bool) {
 		for i := range s.buf {
 			put(&s.buf[i])
 		}
 	})
+	if n := len(s.runs); extends && n > 1 && s.err == nil {
+		// The runs are adjacent in the file, and equal results keep their order (the earlier
+		// batch's first), as the merge would order them.
+		s.runs[n-2].size += s.runs[n-1].size
+		s.runs = s.runs[:n-1]
+	}
+	s.last = s.buf[len(s.buf)-1]
 	clear(s.buf) // drop the batch's strings and evidence for the collector
 	s.buf, s.bytes = s.buf[:0], 0
 }
@@ -234,6 +245,7 @@ func (s *Results) Update(fn func(*diag.Result)) {
 	s.writeRun(func(put func(*diag.Result) bool) {
 		s.merge(func(res *diag.Result) bool {
 			fn(res)
+			s.last = *res
 			return put(res)
 		})
 	})

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,6 +166,53 @@ func TestResultsSpillStable(t *testing.T) {
 			t.Fatalf("result %d has i=%v", i, res.Evidence["i"])
 		}
 		i++
+	}
+}
+
+// TestResultsInOrderOneRun: batches added in report order extend one run, read back with no merge;
+// a batch that sorts before the run's end starts a run of its own, and the merge still orders all.
+func TestResultsInOrderOneRun(t *testing.T) {
+	spillAll(t, 7, 1<<30)
+	at := func(file string, line int) diag.Result {
+		return diag.Result{File: file, Pos: diag.Pos{Line: line}, Code: "c"}
+	}
+	tests := []struct {
+		name string
+		add  []diag.Result
+		runs int
+	}{
+		{"in order", func() (rs []diag.Result) {
+			for i := range 100 {
+				rs = append(rs, at("a.md", i))
+			}
+			return rs
+		}(), 1},
+		// The third batch begins before the second ends: it, and the batches after it, start again.
+		{"one batch behind", func() (rs []diag.Result) {
+			for i := range 14 {
+				rs = append(rs, at("b.md", i))
+			}
+			rs = append(rs, at("a.md", 1))
+			for i := range 20 {
+				rs = append(rs, at("c.md", i))
+			}
+			return rs
+		}(), 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var s Results
+			defer s.Close()
+			s.Add(tt.add...)
+			if len(s.runs) != tt.runs {
+				t.Errorf("%d runs, want %d", len(s.runs), tt.runs)
+			}
+			want := slices.Clone(tt.add)
+			diag.Sort(want)
+			if got := s.Slice(); !reflect.DeepEqual(got, want) || s.Err() != nil {
+				t.Fatalf("read back %v (%v), want %v", got, s.Err(), want)
+			}
+		})
 	}
 }
 
