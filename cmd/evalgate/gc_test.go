@@ -27,12 +27,21 @@ func gogc() int {
 	return p
 }
 
-// TestPaceGC: with a large live heap the pace comes down to GOGC=75 after a collection, and goes
+// TestPaceGC: the first goal is gcTarget; with a large live heap the pace comes down to GOGC=75 after a collection, and goes
 // back up once the heap is small again.
 func TestPaceGC(t *testing.T) {
 	t.Setenv("GOGC", "")
 	defer debug.SetGCPercent(gogc())
+	if 4<<20*gcFirst/100 != gcTarget {
+		t.Fatalf("GOGC=%d gives a first goal of %d bytes, not gcTarget", gcFirst, 4<<20*gcFirst/100)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
 	paceGC()
+	got := gogc()
+	if runtime.ReadMemStats(&after); got != gcFirst && after.NumGC == before.NumGC {
+		t.Fatalf("the first pace is GOGC=%d, want %d", got, gcFirst)
+	}
 	// until returns once GOGC is want; each collection runs the pacer's finalizer a little later.
 	until := func(want int) {
 		t.Helper()
