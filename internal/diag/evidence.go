@@ -292,6 +292,21 @@ func listLen(v any) int {
 	return -1
 }
 
+// ClipRunes cuts s to its first n code points (an invalid byte counts as one) and marks the cut with
+// "…": for text quoted in a message or evidence at a length a reader can take in, where cutString
+// bounds bytes.
+func ClipRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return s[:i] + ellipsis
+}
+
 // cutString cuts s to at most n bytes, "…" included, at a UTF-8 boundary.
 func cutString(s string, n int) string {
 	if len(s) <= n {

@@ -149,21 +149,33 @@ func TestBoundEvidenceKeepsInput(t *testing.T) {
 	}
 }
 
-func TestCutString(t *testing.T) {
+// TestCut: text is cut at a number of bytes (cutString) or code points (ClipRunes), never inside a
+// code point, and the cut is marked.
+func TestCut(t *testing.T) {
 	for _, tt := range []struct {
+		cut  string
 		s    string
 		n    int
 		want string
 	}{
-		{"abc", 3, "abc"},
-		{"abcdef", 5, "ab…"},
-		{"ééé", 6, "ééé"},
-		{"éééé", 7, "éé…"}, // 2 é (4 bytes) + … (3 bytes)
-		{"éééé", 6, "é…"},  // the cut does not split an é
-		{"abcd", 2, "…"},
+		{"bytes", "abc", 3, "abc"},
+		{"bytes", "abcdef", 5, "ab…"},
+		{"bytes", "ééé", 6, "ééé"},
+		{"bytes", "éééé", 7, "éé…"}, // 2 é (4 bytes) + … (3 bytes)
+		{"bytes", "éééé", 6, "é…"},  // the cut does not split an é
+		{"bytes", "abcd", 2, "…"},
+		{"runes", "", 3, ""},
+		{"runes", "abc", 3, "abc"},
+		{"runes", "abcd", 3, "abc…"},
+		{"runes", "héllo", 2, "hé…"},
+		{"runes", "日本語です", 3, "日本語…"},
+		{"runes", "a\xffb\xfec", 3, "a\xffb…"}, // an invalid byte is one code point, kept as it is
+		{"runes", "😀😀", 1, "😀…"},
+		{"runes", "x", 0, "…"},
 	} {
-		if got := cutString(tt.s, tt.n); got != tt.want {
-			t.Errorf("cutString(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		cut := map[string]func(string, int) string{"bytes": cutString, "runes": ClipRunes}[tt.cut]
+		if got := cut(tt.s, tt.n); got != tt.want {
+			t.Errorf("cut %s (%q, %d) = %q, want %q", tt.cut, tt.s, tt.n, got, tt.want)
 		}
 	}
 }

@@ -57,26 +57,3 @@ func TestGradePipeline(t *testing.T) {
 		}
 	}
 }
-
-// TestClipRunes: evidence text is cut at a number of code points, never inside one, and marked.
-func TestClipRunes(t *testing.T) {
-	tests := []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"", 3, ""},
-		{"abc", 3, "abc"},
-		{"abcd", 3, "abc…"},
-		{"héllo", 2, "hé…"},
-		{"日本語です", 3, "日本語…"},
-		{"a\xffb\xfec", 3, "a\xffb…"}, // an invalid byte is one code point, kept as it is (Add makes it U+FFFD)
-		{"😀😀", 1, "😀…"},
-		{"x", 0, "…"},
-	}
-	for _, tt := range tests {
-		if got := clipRunes(tt.s, tt.n); got != tt.want {
-			t.Errorf("clipRunes(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
-		}
-	}
-}

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
@@ -489,11 +488,11 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run) diag
 			qs := run.Verdict.Quotes[:min(len(run.Verdict.Quotes), maxQuotes)]
 			quotes := make([]any, len(qs))
 			for k, q := range qs {
-				quotes[k] = clipRunes(q, maxQuote)
+				quotes[k] = diag.ClipRunes(q, maxQuote)
 			}
-			d["verdict"], d["reasoning"], d["quotes"] = verdictValue(run.Verdict.Verdict), clipRunes(run.Verdict.Reasoning, maxReasoning), quotes
+			d["verdict"], d["reasoning"], d["quotes"] = verdictValue(run.Verdict.Verdict), diag.ClipRunes(run.Verdict.Reasoning, maxReasoning), quotes
 		case run.Err != nil:
-			d["error"] = clipRunes(run.Err.Error(), maxReasoning)
+			d["error"] = diag.ClipRunes(run.Err.Error(), maxReasoning)
 		default:
 			d["error"] = "not asked: the budget of judge calls is spent"
 		}
@@ -533,19 +532,6 @@ func toAny(ss []string) []any {
 		out[i] = s
 	}
 	return out
-}
-
-// clipRunes cuts s to its first n code points (an invalid byte counts as one) and marks the cut.
-func clipRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for range n {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return s[:i] + "…"
 }
 
 // mask replaces every key's value in the result's message and evidence with *** (README "The AI

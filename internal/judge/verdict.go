@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 // Template is the version of the prompt and verdict contract; it is part of every cache key and of the
@@ -99,9 +101,5 @@ func fold(s string) string {
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
 }
 
-func clip(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:80]) + "…"
-	}
-	return s
-}
+// clip cuts text quoted in an error to 80 code points.
+func clip(s string) string { return diag.ClipRunes(s, 80) }
