@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end test of action.yml without GitHub: .ci/run-action.go runs the
+# End-to-end test of action.yml without GitHub: `.ci/action run` runs the
 # composite steps as the runner would (inputs through env:, GITHUB_OUTPUT,
 # GITHUB_STEP_SUMMARY), building evalgate from this checkout, and this script
 # checks the exit statuses and the action's outputs for a few input sets.
@@ -14,7 +14,7 @@ work=$(mktemp -d)
 trap 'chmod -R u+w "$work" 2> /dev/null; rm -rf "$work"' EXIT
 runner_temp="$work/runner-temp"   # shared, so evalgate is built once, like a second use in a job
 mkdir -p "$runner_temp"
-go build -o "$work/run-action" .ci/run-action.go
+go build -o "$work/action" ./.ci/action
 
 passed=0
 # scenario NAME WANT_STATUS [-with NAME=VALUE]...: runs the action ("" for any exit status); its
@@ -23,7 +23,7 @@ scenario() {
   local name=$1 want=$2 status=0
   shift 2
   step "$name (want exit status $want)"
-  "$work/run-action" -runner-temp "$runner_temp" "$@" action.yml > "$work/$name.out" || status=$?
+  "$work/action" run -runner-temp "$runner_temp" "$@" action.yml > "$work/$name.out" || status=$?
   sed 's/^/  output /' "$work/$name.out"
   [ -z "$want" ] || [ "$status" = "$want" ] || die "$name: exit status $status, want $want"
 }

@@ -1,19 +1,3 @@
-//go:build ignore
-
-// Command run-action runs action.yml's composite steps here, the way the
-// GitHub runner would, so that .ci/run tests the action end to end without
-// GitHub: inputs take their defaults unless -with sets them, `${{ }}` in `env:`
-// and `with:` is evaluated (inputs, steps.*.outputs, github.action_path,
-// github.action_ref, runner.temp), each `run:` goes through
-// `bash --noprofile --norc -eo pipefail` with its own GITHUB_OUTPUT file, and
-// the action's outputs are printed as NAME=VALUE lines on stdout. A `uses:`
-// step is not run: actions/cache is skipped (only a speed-up), and any other
-// must have a false `if:` here (Go is set up already), else run-action fails.
-//
-//	go run .ci/run-action.go [-with NAME=VALUE]... [-event NAME] [-runner-temp DIR] action.yml
-//
-// It exits with the status of the first step that fails, after printing the
-// outputs gathered so far.
 package main
 
 import (
@@ -32,27 +16,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-type action struct {
-	Inputs map[string]struct {
-		Default string `yaml:"default"`
-	} `yaml:"inputs"`
-	Outputs map[string]struct {
-		Value string `yaml:"value"`
-	} `yaml:"outputs"`
-	Runs struct {
-		Steps []struct {
-			Name  string            `yaml:"name"`
-			ID    string            `yaml:"id"`
-			If    string            `yaml:"if"`
-			Run   string            `yaml:"run"`
-			Uses  string            `yaml:"uses"`
-			With  map[string]string `yaml:"with"`
-			Env   map[string]string `yaml:"env"`
-			Shell string            `yaml:"shell"`
-		} `yaml:"steps"`
-	} `yaml:"runs"`
-}
-
 type withFlags map[string]string
 
 func (w withFlags) String() string { return "" }
@@ -70,19 +33,21 @@ var (
 	ifRE   = regexp.MustCompile(`^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+) == '([^']*)'$`)
 )
 
-func main() {
+// runMain is the run command: see the package doc.
+func runMain(args []string) {
+	flags := flag.NewFlagSet("run", flag.ExitOnError)
 	with := withFlags{}
-	flag.Var(with, "with", "an input, NAME=VALUE (\\n in VALUE is a newline); repeatable")
-	event := flag.String("event", "push", "GITHUB_EVENT_NAME")
-	runnerTemp := flag.String("runner-temp", "", "RUNNER_TEMP (default: a new temporary directory)")
-	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: go run .ci/run-action.go [-with NAME=VALUE]... [-event NAME] [-runner-temp DIR] action.yml")
+	flags.Var(with, "with", "an input, NAME=VALUE (\\n in VALUE is a newline); repeatable")
+	event := flags.String("event", "push", "GITHUB_EVENT_NAME")
+	runnerTemp := flags.String("runner-temp", "", "RUNNER_TEMP (default: a new temporary directory)")
+	flags.Parse(args)
+	if flags.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./.ci/action run [-with NAME=VALUE]... [-event NAME] [-runner-temp DIR] action.yml")
 		os.Exit(2)
 	}
-	code, err := run(flag.Arg(0), with, *event, *runnerTemp)
+	code, err := run(flags.Arg(0), with, *event, *runnerTemp)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "run-action:", err)
+		fmt.Fprintln(os.Stderr, "action run:", err)
 		os.Exit(2)
 	}
 	os.Exit(code)
@@ -103,7 +68,9 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 	}
 	inputs := map[string]string{}
 	for name, in := range a.Inputs {
-		inputs[name] = in.Default
+		if in.Default != nil {
+			inputs[name] = *in.Default
+		}
 	}
 	for name, v := range with {
 		if _, ok := a.Inputs[name]; !ok {
@@ -112,7 +79,7 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 		inputs[name] = v
 	}
 	if runnerTemp == "" {
-		if runnerTemp, err = os.MkdirTemp("", "run-action-"); err != nil {
+		if runnerTemp, err = os.MkdirTemp("", "action-run-"); err != nil {
 			return 0, err
 		}
 		defer os.RemoveAll(runnerTemp)
@@ -165,16 +132,16 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 				return 0, fmt.Errorf("%s: cannot evaluate if: %s", label, s.If)
 			}
 			if steps[m[1]][m[2]] != m[3] {
-				fmt.Fprintf(os.Stderr, "run-action: %s: skipped (if: %s)\n", label, s.If)
+				fmt.Fprintf(os.Stderr, "action run: %s: skipped (if: %s)\n", label, s.If)
 				continue
 			}
 		}
 		if strings.HasPrefix(s.Uses, "actions/cache@") {
-			fmt.Fprintf(os.Stderr, "run-action: %s: skipped (a cache: only a speed-up)\n", label)
+			fmt.Fprintf(os.Stderr, "action run: %s: skipped (a cache: only a speed-up)\n", label)
 			continue
 		}
 		if s.Uses != "" {
-			return 0, fmt.Errorf("%s: would run %s, which run-action cannot", label, s.Uses)
+			return 0, fmt.Errorf("%s: would run %s, which action run cannot", label, s.Uses)
 		}
 		if s.Shell != "bash" {
 			return 0, fmt.Errorf("%s: shell %q", label, s.Shell)
@@ -196,7 +163,7 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 			return 0, err
 		}
 		env = append(env, "GITHUB_OUTPUT="+outFile)
-		fmt.Fprintf(os.Stderr, "run-action: %s\n", label)
+		fmt.Fprintf(os.Stderr, "action run: %s\n", label)
 		cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Env, cmd.Dir = env, workspace
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // stdout carries only the outputs
@@ -210,7 +177,7 @@ func run(file string, with withFlags, event, runnerTemp string) (int, error) {
 		}
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			fmt.Fprintf(os.Stderr, "run-action: %s failed with exit status %d\n", label, exit.ExitCode())
+			fmt.Fprintf(os.Stderr, "action run: %s failed with exit status %d\n", label, exit.ExitCode())
 			code = exit.ExitCode()
 			break
 		} else if err != nil {

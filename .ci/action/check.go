@@ -1,20 +1,3 @@
-//go:build ignore
-
-// Command check-action checks action.yml, the composite action, where
-// actionlint does not reach: actionlint reads a local action's metadata (name,
-// description, inputs, branding) when a workflow uses it, but not its steps.
-//
-// It checks what README "Use it in GitHub Actions" fixes: the inputs with their defaults and
-// descriptions, the outputs mapped from a step's outputs; that every input
-// reaches the scripts through `env:` (never named INPUT_*) and that no script
-// holds a `${{ }}` expression; that every run step is bash with
-// `set -euo pipefail`; that every action is pinned to a full commit SHA with
-// its release in a comment. Then it writes the steps into a workflow (the
-// inputs become workflow_call inputs) and runs actionlint on it, which checks
-// the expressions and, through shellcheck, the scripts.
-//
-//	go run .ci/check-action.go [-actionlint PATH] action.yml
-//	go run .ci/check-action.go -pins WORKFLOW...   (only the pinning of uses:)
 package main
 
 import (
@@ -31,47 +14,6 @@ import (
 
 	"go.yaml.in/yaml/v3"
 )
-
-type action struct {
-	Name        string `yaml:"name"`
-	Description string `yaml:"description"`
-	Author      string `yaml:"author"`
-	Branding    struct {
-		Icon  string `yaml:"icon"`
-		Color string `yaml:"color"`
-	} `yaml:"branding"`
-	Inputs  map[string]input  `yaml:"inputs"`
-	Outputs map[string]output `yaml:"outputs"`
-	Runs    struct {
-		Using string `yaml:"using"`
-		Steps []step `yaml:"steps"`
-	} `yaml:"runs"`
-}
-
-type input struct {
-	Description        string  `yaml:"description"`
-	Required           bool    `yaml:"required"`
-	Default            *string `yaml:"default"`
-	DeprecationMessage string  `yaml:"deprecationMessage"`
-}
-
-type output struct {
-	Description string `yaml:"description"`
-	Value       string `yaml:"value"`
-}
-
-type step struct {
-	Name             string            `yaml:"name"`
-	ID               string            `yaml:"id"`
-	If               string            `yaml:"if"`
-	Shell            string            `yaml:"shell"`
-	Run              string            `yaml:"run"`
-	Uses             string            `yaml:"uses"`
-	With             map[string]string `yaml:"with"`
-	Env              map[string]string `yaml:"env"`
-	WorkingDirectory string            `yaml:"working-directory"`
-	ContinueOnError  string            `yaml:"continue-on-error"`
-}
 
 // wantInputs are the inputs of README "Use it in GitHub Actions"; a non-nil value is the default
 // the input must have.
@@ -96,8 +38,6 @@ var wantInputs = map[string]*string{
 
 var wantOutputs = []string{"pass", "fail", "error", "skip", "pending", "score", "sarif-file", "json-file"}
 
-func ptr(s string) *string { return &s }
-
 var (
 	stepOutputRE = regexp.MustCompile(`^\$\{\{ steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+) \}\}$`)
 	inputRefRE   = regexp.MustCompile(`^\$\{\{ inputs\.([A-Za-z0-9_-]+) \}\}$`)
@@ -106,19 +46,21 @@ var (
 	releaseRE    = regexp.MustCompile(`^# v\d+(\.\d+)*$`)
 )
 
-func main() {
-	actionlint := flag.String("actionlint", "actionlint", "the actionlint executable")
-	pinsOnly := flag.Bool("pins", false, "check only that every uses: is pinned, in each file")
-	flag.Parse()
+// checkMain is the check command: see the package doc.
+func checkMain(args []string) {
+	flags := flag.NewFlagSet("check", flag.ExitOnError)
+	actionlint := flags.String("actionlint", "actionlint", "the actionlint executable")
+	pinsOnly := flags.Bool("pins", false, "check only that every uses: is pinned, in each file")
+	flags.Parse(args)
 	if *pinsOnly {
 		n := 0
-		for _, file := range flag.Args() {
+		for _, file := range flags.Args() {
 			src, err := os.ReadFile(file)
 			if err != nil {
-				fmt.Fprintln(os.Stderr, "check-action:", err)
+				fmt.Fprintln(os.Stderr, "action check:", err)
 				os.Exit(2)
 			}
-			fmt.Printf("check-action: %s: uses: pinned to a full commit SHA with its release in a comment\n", file)
+			fmt.Printf("action check: %s: uses: pinned to a full commit SHA with its release in a comment\n", file)
 			for _, p := range checkPins(src) {
 				fmt.Fprintf(os.Stderr, "%s: %s\n", file, p)
 				n++
@@ -129,14 +71,14 @@ func main() {
 		}
 		return
 	}
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: go run .ci/check-action.go [-actionlint PATH] action.yml")
+	if flags.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./.ci/action check [-actionlint PATH] action.yml")
 		os.Exit(2)
 	}
-	file := flag.Arg(0)
+	file := flags.Arg(0)
 	src, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "check-action:", err)
+		fmt.Fprintln(os.Stderr, "action check:", err)
 		os.Exit(2)
 	}
 	problems := check(file, src)
@@ -147,10 +89,10 @@ func main() {
 		for _, p := range problems {
 			fmt.Fprintf(os.Stderr, "%s: %s\n", file, p)
 		}
-		fmt.Fprintf(os.Stderr, "check-action: %d problem(s) in %s\n", len(problems), file)
+		fmt.Fprintf(os.Stderr, "action check: %d problem(s) in %s\n", len(problems), file)
 		os.Exit(1)
 	}
-	fmt.Printf("check-action: %s is fine\n", file)
+	fmt.Printf("action check: %s is fine\n", file)
 }
 
 func check(file string, src []byte) []string {
@@ -162,7 +104,7 @@ func check(file string, src []byte) []string {
 	}
 	var p []string
 	bad := func(format string, args ...any) { p = append(p, fmt.Sprintf(format, args...)) }
-	say := func(format string, args ...any) { fmt.Printf("check-action: "+format+"\n", args...) }
+	say := func(format string, args ...any) { fmt.Printf("action check: "+format+"\n", args...) }
 
 	say("metadata: name, description, author, branding")
 	if a.Name == "" || a.Description == "" || a.Author == "" {
@@ -299,7 +241,7 @@ func firstCommand(script string) string {
 // lintSteps writes the action's steps into a workflow whose workflow_call
 // inputs are the action's inputs, and runs actionlint (with shellcheck) on it.
 func lintSteps(file string, src []byte, actionlint string) []string {
-	fmt.Println("check-action: the steps as a workflow, through actionlint and shellcheck")
+	fmt.Println("action check: the steps as a workflow, through actionlint and shellcheck")
 	if _, err := exec.LookPath("shellcheck"); err != nil {
 		return []string{"shellcheck is not on PATH: actionlint would skip the scripts"}
 	}
@@ -333,7 +275,7 @@ func lintSteps(file string, src []byte, actionlint string) []string {
 		return []string{err.Error()}
 	}
 
-	dir, err := os.MkdirTemp("", "check-action-")
+	dir, err := os.MkdirTemp("", "action-check-")
 	if err != nil {
 		return []string{err.Error()}
 	}
