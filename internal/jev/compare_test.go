@@ -96,11 +96,11 @@ func TestCompareDerivation(t *testing.T) {
 	want := []Expect{
 		// The baseline's label and confidence; the field's own floor, the
 		// defaults' tolerance.
-		{Choice: "billing", HasChoice: true, BaselineConfidence: some(0.9), MinConfidence: some(0.7), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.5)},
+		{Choice: "billing", HasChoice: true, BaselineConfidence: some(0.9), Tolerances: Tolerances{MinConfidence: some(0.7), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.5)}},
 		// noul, noul_true (0.8 >= 0.6) and baseline_confidence = noul; the
 		// field's min_noul kept.
-		{Noul: some(0.8), NoulTrue: true, HasNoulTrue: true, MinNoul: some(0.3), BaselineConfidence: some(0.8), MinConfidence: some(0.5), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.5)},
-		{Score: some(1.9), ScoreTolerance: some(0.2), BaselineConfidence: some(0.85), MinConfidence: some(0.5), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05)},
+		{Noul: some(0.8), NoulTrue: true, HasNoulTrue: true, MinNoul: some(0.3), BaselineConfidence: some(0.8), Tolerances: Tolerances{MinConfidence: some(0.5), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.5)}},
+		{Score: some(1.9), BaselineConfidence: some(0.85), Tolerances: Tolerances{ScoreTolerance: some(0.2), MinConfidence: some(0.5), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05)}},
 	}
 	expects := make([]Expect, len(c.Cases[0].Fields))
 	for i, f := range c.Cases[0].Fields {

@@ -77,7 +77,7 @@ func jsonlFile(file string) bool { return strings.EqualFold(path.Ext(file), ".js
 func LoadContract(file string, text []byte, opts Options) (*Contract, []diag.Result) {
 	s, text := newSource(file, text)
 	c := &Contract{File: file, opts: opts, Version: Version,
-		Defaults: Defaults{ScoreTolerance: some(DefaultScoreTolerance), NoulTrueThreshold: DefaultNoulTrueThreshold}}
+		Defaults: Defaults{Tolerances: Tolerances{ScoreTolerance: some(DefaultScoreTolerance)}, NoulTrueThreshold: DefaultNoulTrueThreshold}}
 	v := &validator{s: s, c: c}
 	if jsonlFile(file) {
 		v.jsonl(text)

@@ -34,21 +34,21 @@ func TestFloating(t *testing.T) {
 }
 
 func TestDefaultsMerge(t *testing.T) {
-	implicit := Defaults{ScoreTolerance: some(DefaultScoreTolerance), NoulTrueThreshold: DefaultNoulTrueThreshold}
-	full := Defaults{MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25), NoulTrueThreshold: 0.6}
+	implicit := Defaults{NoulTrueThreshold: DefaultNoulTrueThreshold, Tolerances: Tolerances{ScoreTolerance: some(DefaultScoreTolerance)}}
+	full := Defaults{NoulTrueThreshold: 0.6, Tolerances: Tolerances{MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25)}}
 	tests := []struct {
 		name string
 		e    Expect
 		d    Defaults
 		want Expect
 	}{
-		{"implicit defaults only", Expect{Score: some(2)}, implicit, Expect{Score: some(2), ScoreTolerance: some(0.5)}},
+		{"implicit defaults only", Expect{Score: some(2)}, implicit, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0.5)}}},
 		{"defaults fill what the field omits", Expect{HasChoice: true, Choice: "a"}, full,
-			Expect{HasChoice: true, Choice: "a", MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25)}},
-		{"the field's own keys win", Expect{MinConfidence: some(0), ConfidenceTolerance: some(0.3), NoulTolerance: some(0.2), ScoreTolerance: some(0)}, full,
-			Expect{MinConfidence: some(0), ConfidenceTolerance: some(0.3), NoulTolerance: some(0.2), ScoreTolerance: some(0)}},
+			Expect{HasChoice: true, Choice: "a", Tolerances: Tolerances{MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25)}}},
+		{"the field's own keys win", Expect{Tolerances: Tolerances{MinConfidence: some(0), ConfidenceTolerance: some(0.3), NoulTolerance: some(0.2), ScoreTolerance: some(0)}}, full,
+			Expect{Tolerances: Tolerances{MinConfidence: some(0), ConfidenceTolerance: some(0.3), NoulTolerance: some(0.2), ScoreTolerance: some(0)}}},
 		{"baseline_confidence and answer keys are never defaulted", Expect{BaselineConfidence: some(0.9), Noul: some(0.7), MinNoul: some(0.5)}, full,
-			Expect{BaselineConfidence: some(0.9), Noul: some(0.7), MinNoul: some(0.5), MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25)}},
+			Expect{BaselineConfidence: some(0.9), Noul: some(0.7), MinNoul: some(0.5), Tolerances: Tolerances{MinConfidence: some(0.8), ConfidenceTolerance: some(0.1), NoulTolerance: some(0.05), ScoreTolerance: some(0.25)}}},
 	}
 	for _, tt := range tests {
 		if got := tt.e.resolve(tt.d); got != tt.want {
@@ -62,8 +62,8 @@ func TestDefaultsMerge(t *testing.T) {
 		want Defaults
 	}{
 		{"", implicit},
-		{`"defaults": {"min_confidence": 0.7}`, Defaults{MinConfidence: some(0.7), ScoreTolerance: some(0.5), NoulTrueThreshold: 0.5}},
-		{`"defaults": {"score_tolerance": 0, "noul_true_threshold": 0.7}`, Defaults{ScoreTolerance: some(0), NoulTrueThreshold: 0.7}},
+		{`"defaults": {"min_confidence": 0.7}`, Defaults{NoulTrueThreshold: 0.5, Tolerances: Tolerances{MinConfidence: some(0.7), ScoreTolerance: some(0.5)}}},
+		{`"defaults": {"score_tolerance": 0, "noul_true_threshold": 0.7}`, Defaults{NoulTrueThreshold: 0.7, Tolerances: Tolerances{ScoreTolerance: some(0)}}},
 	} {
 		c, faults := LoadContract("c.json", []byte(contractJSON(tt.meta, caseJSON("t", `"q": {"choice": "billing"}`))), Options{})
 		if len(faults) > 0 {
@@ -141,37 +141,37 @@ func TestEvalField(t *testing.T) {
 		{"polarity from the expected noul below the threshold", KindNoul, Expect{Noul: some(0.2)}, 0.5, noul(0.25), Unchanged, "unchanged"},
 		{"noul_true wins over the expected noul's polarity", KindNoul, Expect{HasNoulTrue: true, NoulTrue: true, Noul: some(0.45)}, 0.5, noul(0.5), Unchanged, "unchanged"},
 		{"another threshold", KindNoul, yes, 0.7, noul(0.65), Flip, "yes→no (0.65)"},
-		{"noul drift of exactly the tolerance 0.8→0.7 at 0.1", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.7), Unchanged, "unchanged"},
-		{"noul drift up of exactly the tolerance", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.9), Unchanged, "unchanged"},
-		{"noul drift a hair beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.699999), Regression, "noul 0.80→0.70 (tolerance 0.10)"},
-		{"noul drift beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.65), Regression, "noul 0.80→0.65 (tolerance 0.10)"},
-		{"noul drift up beyond", KindNoul, Expect{Noul: some(0.8), NoulTolerance: some(0.1)}, 0.5, noul(0.95), Regression, "noul 0.80→0.95 (tolerance 0.10)"},
+		{"noul drift of exactly the tolerance 0.8→0.7 at 0.1", KindNoul, Expect{Noul: some(0.8), Tolerances: Tolerances{NoulTolerance: some(0.1)}}, 0.5, noul(0.7), Unchanged, "unchanged"},
+		{"noul drift up of exactly the tolerance", KindNoul, Expect{Noul: some(0.8), Tolerances: Tolerances{NoulTolerance: some(0.1)}}, 0.5, noul(0.9), Unchanged, "unchanged"},
+		{"noul drift a hair beyond", KindNoul, Expect{Noul: some(0.8), Tolerances: Tolerances{NoulTolerance: some(0.1)}}, 0.5, noul(0.699999), Regression, "noul 0.80→0.70 (tolerance 0.10)"},
+		{"noul drift beyond", KindNoul, Expect{Noul: some(0.8), Tolerances: Tolerances{NoulTolerance: some(0.1)}}, 0.5, noul(0.65), Regression, "noul 0.80→0.65 (tolerance 0.10)"},
+		{"noul drift up beyond", KindNoul, Expect{Noul: some(0.8), Tolerances: Tolerances{NoulTolerance: some(0.1)}}, 0.5, noul(0.95), Regression, "noul 0.80→0.95 (tolerance 0.10)"},
 		{"noul without a tolerance checks no drift", KindNoul, Expect{Noul: some(0.8)}, 0.5, noul(0.51), Unchanged, "unchanged"},
 		{"min_noul exactly", KindNoul, Expect{MinNoul: some(0.8)}, 0.5, noul(0.8), Unchanged, "unchanged"},
 		{"min_noul below", KindNoul, Expect{MinNoul: some(0.8)}, 0.5, noul(0.79), Regression, "noul 0.79 < 0.80"},
-		{"noul scalar against min_confidence", KindNoul, Expect{HasNoulTrue: true, MinConfidence: some(0.8)}, 0.5, noul(0.05), Regression, "confidence 0.05 < 0.80"},
-		{"noul scalar against a baseline", KindNoul, Expect{Noul: some(0.96), BaselineConfidence: some(0.96), ConfidenceTolerance: some(0.1)}, 0.5, noul(0.9), Unchanged, "unchanged"},
+		{"noul scalar against min_confidence", KindNoul, Expect{HasNoulTrue: true, Tolerances: Tolerances{MinConfidence: some(0.8)}}, 0.5, noul(0.05), Regression, "confidence 0.05 < 0.80"},
+		{"noul scalar against a baseline", KindNoul, Expect{Noul: some(0.96), BaselineConfidence: some(0.96), Tolerances: Tolerances{ConfidenceTolerance: some(0.1)}}, 0.5, noul(0.9), Unchanged, "unchanged"},
 
 		// Score: nearest levels, half to even, with score_tolerance
 		// suppressing a level flip.
-		{"score exactly at the tolerance 2 vs 1.5 at 0.5", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.5, 0.9), Unchanged, "unchanged"},
-		{"score a hair inside", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.500001, 0.9), Unchanged, "unchanged"},
-		{"score a hair beyond", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.499999, 0.9), Flip, "level 2→1 (1.50)"},
-		{"score 1.4 vs 1.6 at 0.2 is within", KindScore, Expect{Score: some(1.4), ScoreTolerance: some(0.2)}, 0.5, score(1.6, 0.9), Unchanged, "unchanged"},
-		{"score 1.4 vs 1.61 at 0.2 flips", KindScore, Expect{Score: some(1.4), ScoreTolerance: some(0.2)}, 0.5, score(1.61, 0.9), Flip, "level 1→2 (1.61)"},
-		{"expected 1.8 vs actual 2.2 at 0.1 is unchanged", KindScore, Expect{Score: some(1.8), ScoreTolerance: some(0.1)}, 0.5, score(2.2, 0.9), Unchanged, "unchanged"},
-		{"same level however far", KindScore, Expect{Score: some(1.5), ScoreTolerance: some(0)}, 0.5, score(2.49, 0.9), Unchanged, "unchanged"},
-		{"level of 0.5 is 0", KindScore, Expect{Score: some(0.5), ScoreTolerance: some(0)}, 0.5, score(0.6, 0.9), Flip, "level 0→1 (0.60)"},
-		{"level of 0.5 is 0, unchanged", KindScore, Expect{Score: some(0.5), ScoreTolerance: some(0)}, 0.5, score(0.1, 0.9), Unchanged, "unchanged"},
-		{"level of 1.5 is 2", KindScore, Expect{Score: some(1.5), ScoreTolerance: some(0)}, 0.5, score(1.4, 0.9), Flip, "level 2→1 (1.40)"},
-		{"level of 2.5 is 2", KindScore, Expect{Score: some(2.5), ScoreTolerance: some(0)}, 0.5, score(2.4, 0.9), Unchanged, "unchanged"},
-		{"level of 2.5 is 2, flips to 3", KindScore, Expect{Score: some(2.5), ScoreTolerance: some(0)}, 0.5, score(2.6, 0.9), Flip, "level 2→3 (2.60)"},
-		{"level of 3.5 is 4", KindScore, Expect{Score: some(3.5), ScoreTolerance: some(0)}, 0.5, score(3.6, 0.9), Unchanged, "unchanged"},
-		{"level of 3.5 is 4, flips to 3", KindScore, Expect{Score: some(3.5), ScoreTolerance: some(0)}, 0.5, score(3.4, 0.9), Flip, "level 4→3 (3.40)"},
-		{"actual at a tie", KindScore, Expect{Score: some(2), ScoreTolerance: some(0)}, 0.5, score(2.5, 0.9), Unchanged, "unchanged"},
-		{"score flip 2→1", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5)}, 0.5, score(1.4, 0.9), Flip, "level 2→1 (1.40)"},
-		{"no expected score: confidence only", KindScore, Expect{MinConfidence: some(0.8)}, 0.5, score(0, 0.79), Regression, "confidence 0.79 < 0.80"},
-		{"score confidence drop", KindScore, Expect{Score: some(2), ScoreTolerance: some(0.5), BaselineConfidence: some(0.91), ConfidenceTolerance: some(0.1)}, 0.5,
+		{"score exactly at the tolerance 2 vs 1.5 at 0.5", KindScore, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0.5)}}, 0.5, score(1.5, 0.9), Unchanged, "unchanged"},
+		{"score a hair inside", KindScore, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0.5)}}, 0.5, score(1.500001, 0.9), Unchanged, "unchanged"},
+		{"score a hair beyond", KindScore, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0.5)}}, 0.5, score(1.499999, 0.9), Flip, "level 2→1 (1.50)"},
+		{"score 1.4 vs 1.6 at 0.2 is within", KindScore, Expect{Score: some(1.4), Tolerances: Tolerances{ScoreTolerance: some(0.2)}}, 0.5, score(1.6, 0.9), Unchanged, "unchanged"},
+		{"score 1.4 vs 1.61 at 0.2 flips", KindScore, Expect{Score: some(1.4), Tolerances: Tolerances{ScoreTolerance: some(0.2)}}, 0.5, score(1.61, 0.9), Flip, "level 1→2 (1.61)"},
+		{"expected 1.8 vs actual 2.2 at 0.1 is unchanged", KindScore, Expect{Score: some(1.8), Tolerances: Tolerances{ScoreTolerance: some(0.1)}}, 0.5, score(2.2, 0.9), Unchanged, "unchanged"},
+		{"same level however far", KindScore, Expect{Score: some(1.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(2.49, 0.9), Unchanged, "unchanged"},
+		{"level of 0.5 is 0", KindScore, Expect{Score: some(0.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(0.6, 0.9), Flip, "level 0→1 (0.60)"},
+		{"level of 0.5 is 0, unchanged", KindScore, Expect{Score: some(0.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(0.1, 0.9), Unchanged, "unchanged"},
+		{"level of 1.5 is 2", KindScore, Expect{Score: some(1.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(1.4, 0.9), Flip, "level 2→1 (1.40)"},
+		{"level of 2.5 is 2", KindScore, Expect{Score: some(2.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(2.4, 0.9), Unchanged, "unchanged"},
+		{"level of 2.5 is 2, flips to 3", KindScore, Expect{Score: some(2.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(2.6, 0.9), Flip, "level 2→3 (2.60)"},
+		{"level of 3.5 is 4", KindScore, Expect{Score: some(3.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(3.6, 0.9), Unchanged, "unchanged"},
+		{"level of 3.5 is 4, flips to 3", KindScore, Expect{Score: some(3.5), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(3.4, 0.9), Flip, "level 4→3 (3.40)"},
+		{"actual at a tie", KindScore, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0)}}, 0.5, score(2.5, 0.9), Unchanged, "unchanged"},
+		{"score flip 2→1", KindScore, Expect{Score: some(2), Tolerances: Tolerances{ScoreTolerance: some(0.5)}}, 0.5, score(1.4, 0.9), Flip, "level 2→1 (1.40)"},
+		{"no expected score: confidence only", KindScore, Expect{Tolerances: Tolerances{MinConfidence: some(0.8)}}, 0.5, score(0, 0.79), Regression, "confidence 0.79 < 0.80"},
+		{"score confidence drop", KindScore, Expect{Score: some(2), BaselineConfidence: some(0.91), Tolerances: Tolerances{ScoreTolerance: some(0.5), ConfidenceTolerance: some(0.1)}}, 0.5,
 			score(2, 0.8), Regression, "confidence 0.91→0.80 (tolerance 0.10)"},
 	}
 	for _, tt := range tests {

@@ -58,29 +58,60 @@ func (n Num) or(d Num) Num {
 
 // Expect is one field's expectation (the spec's "Field expectations").
 type Expect struct {
-	Choice              string
-	HasChoice           bool
-	NoulTrue            bool
-	HasNoulTrue         bool
-	Noul                Num
-	MinNoul             Num
-	NoulTolerance       Num
-	Score               Num
-	ScoreTolerance      Num
+	Choice             string
+	HasChoice          bool
+	NoulTrue           bool
+	HasNoulTrue        bool
+	Noul               Num
+	MinNoul            Num
+	Score              Num
+	BaselineConfidence Num
+	Tolerances
+}
+
+// Tolerances are the keys a field's expectation shares with the contract's defaults: a field's own
+// key wins, and the default applies where the field omits it (the spec: "applied when a case field
+// omits the same key").
+type Tolerances struct {
 	MinConfidence       Num
-	BaselineConfidence  Num
 	ConfidenceTolerance Num
+	NoulTolerance       Num
+	ScoreTolerance      Num
+}
+
+// set sets the tolerance key names to n, and reports whether key is one.
+func (t *Tolerances) set(key string, n float64) bool {
+	switch key {
+	case "min_confidence":
+		t.MinConfidence = some(n)
+	case "confidence_tolerance":
+		t.ConfidenceTolerance = some(n)
+	case "noul_tolerance":
+		t.NoulTolerance = some(n)
+	case "score_tolerance":
+		t.ScoreTolerance = some(n)
+	default:
+		return false
+	}
+	return true
+}
+
+// or is t with each key it omits taken from d.
+func (t Tolerances) or(d Tolerances) Tolerances {
+	return Tolerances{
+		MinConfidence:       t.MinConfidence.or(d.MinConfidence),
+		ConfidenceTolerance: t.ConfidenceTolerance.or(d.ConfidenceTolerance),
+		NoulTolerance:       t.NoulTolerance.or(d.NoulTolerance),
+		ScoreTolerance:      t.ScoreTolerance.or(d.ScoreTolerance),
+	}
 }
 
 // Defaults are the contract's defaults, with the implicit ones filled in
 // (README "jevcheck v0.1 contracts": score_tolerance 0.5 and noul_true_threshold 0.5 even
 // without a defaults object).
 type Defaults struct {
-	MinConfidence       Num
-	ConfidenceTolerance Num
-	NoulTolerance       Num
-	ScoreTolerance      Num
-	NoulTrueThreshold   float64
+	Tolerances
+	NoulTrueThreshold float64
 }
 
 // Implicit defaults (README "jevcheck v0.1 contracts").
@@ -89,14 +120,9 @@ const (
 	DefaultNoulTrueThreshold = 0.5
 )
 
-// resolve merges defaults into e: a field's own min_confidence,
-// confidence_tolerance, noul_tolerance and score_tolerance win over the
-// defaults' (the spec: "applied when a case field omits the same key").
+// resolve merges defaults into e: the field's own tolerances win over the defaults'.
 func (e Expect) resolve(d Defaults) Expect {
-	e.MinConfidence = e.MinConfidence.or(d.MinConfidence)
-	e.ConfidenceTolerance = e.ConfidenceTolerance.or(d.ConfidenceTolerance)
-	e.NoulTolerance = e.NoulTolerance.or(d.NoulTolerance)
-	e.ScoreTolerance = e.ScoreTolerance.or(d.ScoreTolerance)
+	e.Tolerances = e.Tolerances.or(d.Tolerances)
 	return e
 }
 

@@ -244,7 +244,7 @@ var defaultKeys = []string{"min_confidence", "confidence_tolerance", "noul_true_
 
 // defaults checks and reads the defaults object.
 func (v *validator) defaults(obj *node) {
-	d := Defaults{ScoreTolerance: some(DefaultScoreTolerance), NoulTrueThreshold: DefaultNoulTrueThreshold}
+	d := Defaults{Tolerances: Tolerances{ScoreTolerance: some(DefaultScoreTolerance)}, NoulTrueThreshold: DefaultNoulTrueThreshold}
 	defer func() { v.c.Defaults = d }()
 	e := v.field(obj, nil, "defaults", false)
 	if e == nil {
@@ -266,17 +266,8 @@ func (v *validator) defaults(obj *node) {
 		if !ok {
 			continue
 		}
-		switch k {
-		case "min_confidence":
-			d.MinConfidence = some(n)
-		case "confidence_tolerance":
-			d.ConfidenceTolerance = some(n)
-		case "noul_true_threshold":
-			d.NoulTrueThreshold = n
-		case "noul_tolerance":
-			d.NoulTolerance = some(n)
-		case "score_tolerance":
-			d.ScoreTolerance = some(n)
+		if !d.Tolerances.set(k, n) {
+			d.NoulTrueThreshold = n // the one other key of defaultKeys
 		}
 	}
 }
@@ -620,7 +611,7 @@ func (v *validator) expect(obj *node, base *pth, questions *questionSet, c *Case
 		fp := p.to(fe.Key)
 		q, known := questions.get(fe.Key)
 		if !known {
-			v.fault(&fp, fe.KeyPos, "unknown_key", "expect names %s, which is not a question of the case (questions: %s)", strconv.Quote(fe.Key), questionList(questions))
+			v.fault(&fp, fe.KeyPos, "unknown_key", "expect names %s, which is not a question of the case (questions: %s)", strconv.Quote(fe.Key), quotedList(questions.list, func(q question) string { return q.name }))
 			continue
 		}
 		ex, ok := v.fieldExpect(fe.Value, &fp, fe.Key, q)
@@ -630,10 +621,12 @@ func (v *validator) expect(obj *node, base *pth, questions *questionSet, c *Case
 	}
 }
 
-func questionList(qs *questionSet) string {
-	names := make([]string, 0, len(qs.list))
-	for _, q := range qs.list {
-		names = append(names, strconv.Quote(q.name))
+// quotedList is the names of items, each quoted, sorted and joined with ", ": what a message lists
+// as the choices there were.
+func quotedList[T any](items []T, name func(T) string) string {
+	names := make([]string, 0, len(items))
+	for _, it := range items {
+		names = append(names, strconv.Quote(name(it)))
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
@@ -670,7 +663,7 @@ func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expec
 				continue
 			}
 			if q.labels != nil && q.labels.Get(val.Text) == nil {
-				v.fault(&kp, val.Pos, "invalid_value", "choice %s is not a label of question %s (labels: %s)", strconv.Quote(val.Text), strconv.Quote(name), labelList(q.labels))
+				v.fault(&kp, val.Pos, "invalid_value", "choice %s is not a label of question %s (labels: %s)", strconv.Quote(val.Text), strconv.Quote(name), quotedList(q.labels.Entries, func(e frontmatter.Entry) string { return e.Key }))
 				continue
 			}
 			e.Choice, e.HasChoice = val.Text, true
@@ -695,21 +688,14 @@ func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expec
 			if !ok {
 				continue
 			}
-			switch k {
-			case "noul":
+			switch {
+			case e.Tolerances.set(k, n):
+			case k == "noul":
 				e.Noul = some(n)
-			case "min_noul":
+			case k == "min_noul":
 				e.MinNoul = some(n)
-			case "noul_tolerance":
-				e.NoulTolerance = some(n)
-			case "score_tolerance":
-				e.ScoreTolerance = some(n)
-			case "min_confidence":
-				e.MinConfidence = some(n)
-			case "baseline_confidence":
+			case k == "baseline_confidence":
 				e.BaselineConfidence = some(n)
-			case "confidence_tolerance":
-				e.ConfidenceTolerance = some(n)
 			}
 		}
 	}
@@ -750,15 +736,4 @@ func article(k Kind) string {
 		return "this"
 	}
 	return "a " + k.String()
-}
-
-// labelList lists a choice question's labels (the keys of its criteria),
-// quoted and sorted.
-func labelList(m *node) string {
-	ls := make([]string, 0, len(m.Entries))
-	for _, e := range m.Entries {
-		ls = append(ls, strconv.Quote(e.Key))
-	}
-	slices.Sort(ls)
-	return strings.Join(ls, ", ")
 }
