@@ -255,8 +255,8 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(stderr, "%v", err)
 	}
-	if *jobs < 0 {
-		return usageErr(stderr, "--jobs: must be 1 or more")
+	if *jobs < 0 { // 0, the default, is the number of CPUs (README "Commands")
+		return usageErr(stderr, "--jobs: give 1 or more, or 0 for the number of CPUs; got %d", *jobs)
 	}
 	dir, err := os.Getwd()
 	if err != nil {
