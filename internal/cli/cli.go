@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -375,19 +376,23 @@ type reportFiles struct{ json, sarif, junit string }
 // takes the terminal form when stdout is a terminal.
 func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer, term terminal) error {
 	for _, out := range []struct {
-		name  string
-		write func(io.Writer, *report.Report) error
+		flag, name string
+		write      func(io.Writer, *report.Report) error
 	}{
-		{f.json, report.WriteJSON},
-		{f.sarif, report.WriteSARIF},
-		{f.junit, report.WriteJUnit},
+		{"--json", f.json, report.WriteJSON},
+		{"--sarif", f.sarif, report.WriteSARIF},
+		{"--junit", f.junit, report.WriteJUnit},
 	} {
 		if out.name == "" {
 			continue
 		}
 		// Never through a symlink a pull request committed there (README "Security model").
 		if err := repofs.WriteFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
-			return err
+			var pe *fs.PathError
+			if errors.As(err, &pe) && pe.Path == out.name {
+				err = pe.Err // the flag and the name say which file
+			}
+			return fmt.Errorf("%s %s: %w", out.flag, out.name, err)
 		}
 	}
 	if format == report.FormatText && term.stdout {
