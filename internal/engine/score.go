@@ -79,7 +79,10 @@ func (r *run) score() {
 	s := total.score()
 	r.rep.Summary.Score = &s
 	r.rep.Summary.Weights = report.Weights{Pass: total.passed, Total: total.graded}
-	if reached == 0 && r.pageEvals {
+	// Evals that were resolved yet all skipped or pending verify nothing, which a run that exits 0
+	// must say. Evals whose every definition is invalid are not among them: their faults fail the
+	// run already, and "skipped or pending" would not be why.
+	if reached == 0 && r.rep.Seen.Evals > 0 {
 		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
 	}
 
