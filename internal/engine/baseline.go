@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/evalgate/evalgate/internal/baseline"
@@ -101,6 +102,14 @@ func (r *run) writeBaseline() error {
 	abs, rel, _, err := r.baselineFile()
 	if err != nil {
 		return err
+	}
+	// The file itself may be a symlink, which the write replaces; a folder on its way may not take the
+	// write out of the repository or into .git (README "Security model").
+	if dir := path.Dir(rel); dir != "." {
+		if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(dir)); err != nil {
+			_, why := repofs.Refusal(err)
+			return usagef("cannot write the baseline %s: its folder %s", rel, why)
+		}
 	}
 	f := baseline.Build(r.rep.Results.All(), report.Fingerprint, report.RuleID)
 	text, err := f.Marshal()

@@ -185,6 +185,13 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 		verdict = "pass"
 	}
 	abs, fileRel := r.reviewsFile()
+	// Read and written only where check would read it (README "Security model"): a reviews file, or a
+	// folder on its way, that a symlink takes out of the repository or into .git is refused, never
+	// followed, so its content is neither shown nor copied in, and nothing is written there.
+	if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(fileRel)); err != nil {
+		_, why := repofs.Refusal(err)
+		return "", usagef("the reviews file %s %s; no review recorded", fileRel, why)
+	}
 	var records []review.Record
 	if text, err := repofs.ReadFile(abs, review.MaxSize); err == nil {
 		var problems []diag.Problem
