@@ -1,6 +1,9 @@
 package docmeta
 
-import "github.com/evalgate/evalgate/internal/shape"
+import (
+	"github.com/evalgate/evalgate/internal/shape"
+	"github.com/evalgate/evalgate/internal/tooldef"
+)
 
 // The eval entries' tables for the checking kit (README "Development"): each key of an inline eval and of a
 // use: reference with the type its value must have. checkInline and checkReference hold every value against
@@ -10,7 +13,7 @@ import "github.com/evalgate/evalgate/internal/shape"
 
 var (
 	graderType = &shape.Type{Kind: shape.String, Doc: "ai (default), command, human, or tool:NAME.",
-		Pattern: shape.NewPattern(GraderPattern, "ai, command, human or tool:NAME (NAME kebab-case)", "")}
+		Pattern: graderPattern()}
 	runsType    = &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(50), Doc: "ai only: ensemble runs."}
 	commandType = &shape.Type{Kind: shape.List, NonEmpty: true, Items: &shape.Type{Kind: shape.String, NonEmpty: true, Ref: "nonEmptyString"},
 		Doc: "grader: command only: argv, run without a shell; {file}, {target} and {id} are replaced."}
@@ -28,6 +31,17 @@ var (
 	severityType    = &shape.Type{Ref: "severity"}
 	severityMapType = &shape.Type{Schema: map[string]any{"type": "object", "additionalProperties": ref("severity")}}
 )
+
+// graderPattern is grader's pattern; a value outside it may be a misspelt grader ("hmn", "tool-links"),
+// whose fault offers the closest of the closed graders and the built-in tools.
+func graderPattern() *shape.Pattern {
+	p := shape.NewPattern(GraderPattern, "ai, command, human or tool:NAME (NAME kebab-case)", "")
+	p.Near = []string{"ai", "command", "human"}
+	for _, t := range tooldef.Builtins {
+		p.Near = append(p.Near, t.Name)
+	}
+	return p
+}
 
 // nonEmpty is a non-empty string with a description, exported as a $ref to nonEmptyString.
 func nonEmpty(doc string) *shape.Type {

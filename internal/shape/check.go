@@ -85,7 +85,7 @@ func (k *Checker) str(n *frontmatter.Node, t *Type, what string) bool {
 		if code == "" {
 			code = "invalid_value"
 		}
-		k.Fault(n.Pos, code, "%s must be %s, got %s", what, t.Pattern.Says, Quote(s))
+		k.Fault(n.Pos, code, "%s must be %s, got %s%s", what, t.Pattern.Says, Quote(s), diag.Suggest(s, t.Pattern.Near))
 		return false
 	}
 	if t.RE2 {

@@ -62,6 +62,9 @@ type Pattern struct {
 	RE   *regexp.Regexp
 	Says string // "kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen)"
 	Code string // the fault's code; "" is invalid_value
+	// Near are the names a value that does not match may be a misspelling of, for the fault's
+	// "did you mean" (diag.Suggest).
+	Near []string
 }
 
 // NewPattern compiles expr (panicking on a bad expression: patterns are constants).

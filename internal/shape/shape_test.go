@@ -2,6 +2,7 @@ package shape
 
 import (
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -22,7 +23,8 @@ func parse(t *testing.T, src string) *frontmatter.Node {
 var sample = &Object{
 	Name: "the sample",
 	Fields: []Field{
-		{Name: "name", Type: &Type{Kind: String, Pattern: NewPattern(`^[a-z]+$`, "lowercase letters", "invalid_id")}, Required: true},
+		{Name: "name", Type: &Type{Kind: String, Pattern: &Pattern{RE: regexp.MustCompile(`^[a-z]+$`), Says: "lowercase letters", Code: "invalid_id",
+			Near: []string{"alpha", "beta"}}}, Required: true},
 		{Name: "level", Type: &Type{Kind: String, Enum: []string{"low", "high"}}},
 		{Name: "runs", Type: &Type{Kind: Int, Min: Ptr(1), Max: Ptr(50)}},
 		{Name: "codes", Type: &Type{Kind: List, NonEmpty: true, Items: &Type{Kind: Int}}},
@@ -54,6 +56,8 @@ func TestChecker(t *testing.T) {
 		{"[1]", []string{"1:1 wrong_type the sample must be a mapping, got a list"}},
 		{"level: low", []string{"1:1 missing_field the sample needs name"}},
 		{"name: Abc", []string{`1:7 invalid_id name must be lowercase letters, got "Abc"`}},
+		{"name: Beta", []string{`1:7 invalid_id name must be lowercase letters, got "Beta"; did you mean "beta"?`}},
+		{"name: alpha-1", []string{`1:7 invalid_id name must be lowercase letters, got "alpha-1"; did you mean "alpha"?`}},
 		{"name: a\nlevel: mid", []string{`2:8 invalid_value level must be low or high, got "mid"`}},
 		{"name: a\nruns: 0", []string{"2:7 invalid_value runs must be an integer from 1 to 50, got 0"}},
 		{"name: a\nruns: 2.5", []string{"2:7 wrong_type runs must be an integer, got 2.5"}},
