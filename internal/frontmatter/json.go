@@ -154,7 +154,7 @@ func (p *jsonParser) value(depth int) *Node {
 	switch c := p.text[p.i]; {
 	case c == '{' || c == '[':
 		if depth > maxDepth {
-			p.stop(start, "syntax_error", "JSON: nesting deeper than %d levels", maxDepth)
+			p.stop(start, "syntax_error", "JSON: %s", maxDepthMessage)
 			return nil
 		}
 		if c == '{' {

@@ -17,6 +17,8 @@ const (
 	// collection is level 1, and a collection below 1,000 others is
 	// syntax_error.
 	maxDepth = 1000
+	// maxDepthMessage is the one wording of a nesting deeper than maxDepth, in every syntax.
+	maxDepthMessage = "nesting deeper than 1,000 levels"
 	// maxAliasNodes is how many Nodes the expansion of YAML aliases may
 	// create in one document, in total.
 	maxAliasNodes = 10000

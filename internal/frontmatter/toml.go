@@ -187,7 +187,7 @@ func (c *tomlConv) table(m map[string]any, id pathID, pos diag.Pos, depth int) *
 func (c *tomlConv) nestedTooDeep(pos diag.Pos) {
 	if !c.tooDeep {
 		c.tooDeep = true
-		c.probs.add(pos, "syntax_error", "nesting deeper than %s levels", "1,000")
+		c.probs.add(pos, "syntax_error", "%s", maxDepthMessage)
 	}
 }
 

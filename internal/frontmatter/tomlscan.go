@@ -340,7 +340,7 @@ func (s *tomlScan) value(id pathID, depth int) {
 func (s *tomlScan) deeper(depth int) bool {
 	if depth+1 > maxDepth {
 		s.stop = s.pos()
-		s.stopMsg = "nesting deeper than 1,000 levels"
+		s.stopMsg = maxDepthMessage
 		return false
 	}
 	return true

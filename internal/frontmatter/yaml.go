@@ -38,7 +38,9 @@ import (
 //   - syntax_error at a scalar that does not fit its explicit tag (!!int
 //     abc); the value becomes the string as written.
 //   - syntax_error at the first collection nested deeper than 1,000 levels
-//     (the root collection is level 1); it becomes Null.
+//     (the root collection is level 1); it becomes Null. Past 10,000 levels
+//     yaml.v3 stops first: the error, in the same words, is where it stopped,
+//     and the result is nil.
 //   - syntax_error at the alias whose expansion crosses 10,000 nodes: all
 //     copies together may visit 10,000 nodes, mapping keys included. The copy
 //     in progress ends there and every later alias becomes Null, so a
@@ -128,6 +130,9 @@ func decodeYAML(text []byte) (doc, second *yaml.Node, err error) {
 // "line N: " yamlErrorPos reads.
 func yamlErrorMessage(err error) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if strings.HasPrefix(msg, "exceeded max depth of ") {
+		return maxDepthMessage // yaml.v3's own limit, past evalgate's
+	}
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.Index(rest, ": "); i > 0 {
 			if _, err := strconv.Atoi(rest[:i]); err == nil {
@@ -406,7 +411,7 @@ func (c *yamlConv) collection(y *yaml.Node, pos diag.Pos, depth int) *Node {
 	if depth > maxDepth {
 		if !c.tooDeep {
 			c.tooDeep = true
-			c.probs.add(pos, "syntax_error", "nesting deeper than %s levels", "1,000")
+			c.probs.add(pos, "syntax_error", "%s", maxDepthMessage)
 		}
 		return &Node{Kind: Null, Pos: pos}
 	}

@@ -419,8 +419,9 @@ func TestYAMLNesting(t *testing.T) {
 				}
 				return
 			}
-			if len(problems) != 1 || problems[0].Code != "syntax_error" || problems[0].Pos != tt.want {
-				t.Fatalf("problems = %v, want one syntax_error at %v", problems, tt.want)
+			if len(problems) != 1 || problems[0].Code != "syntax_error" || problems[0].Pos != tt.want ||
+				problems[0].Message != maxDepthMessage {
+				t.Fatalf("problems = %v, want one syntax_error %q at %v", problems, maxDepthMessage, tt.want)
 			}
 			if tt.yaml != (n == nil) {
 				t.Errorf("node nil = %v, want %v", n == nil, tt.yaml)

@@ -134,7 +134,7 @@ func TestNesting(t *testing.T) {
 	at := posOf(t, text, deep(998))
 	at.Col += 997 // the 998th bracket
 	if len(faults) != 1 || faults[0].Code != "syntax_error" || faults[0].Pos != at ||
-		faults[0].Message != "invalid JSON: nesting deeper than 1000 levels" {
+		faults[0].Message != "invalid JSON: nesting deeper than 1,000 levels" {
 		t.Errorf("1,001 levels: %s, want %s", codes(faults), at)
 	}
 	r, faults := LoadReplay("r.json", []byte(deep(1001)))
