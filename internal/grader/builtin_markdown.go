@@ -1,7 +1,9 @@
 package grader
 
 import (
+	"bufio"
 	"bytes"
+	stdhtml "html"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -137,44 +140,63 @@ func builtinNodePos(n ast.Node) int {
 
 // builtinPlainText is the text content of an inline tree as a browser shows it: text, code spans and
 // autolink labels; raw HTML and image alt text are left out (they are not text content of the rendered
-// heading, which is what GitHub slugs). A soft line break becomes a space.
+// heading, which is what GitHub slugs). A soft line break becomes a space. Adjacent texts are unescaped
+// together: the outline parse splits a text at each punctuation mark, "&amp" from ";", where the full
+// parse keeps it whole.
 func builtinPlainText(n ast.Node, src []byte) string {
 	var b strings.Builder
+	var text []byte // the adjacent texts not yet unescaped
+	flush := func() {
+		b.Write(builtinUnescape(text))
+		text = text[:0]
+	}
 	var walk func(ast.Node)
 	walk = func(n ast.Node) {
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 			switch c := c.(type) {
 			case *ast.Text:
 				v := c.Segment.Value(src)
-				if !c.IsRaw() {
-					v = builtinUnescape(v)
+				if c.IsRaw() {
+					flush()
+					b.Write(v)
+				} else {
+					text = append(text, v...)
 				}
-				b.Write(v)
 				if c.SoftLineBreak() || c.HardLineBreak() {
+					flush()
 					b.WriteByte(' ')
 				}
 			case *ast.String:
+				flush()
 				b.Write(c.Value)
 			case *ast.RawHTML, *ast.Image:
+				flush()
 			case *ast.AutoLink:
+				flush()
 				b.Write(c.Label(src))
 			default:
+				flush()
 				walk(c)
 			}
 		}
 	}
 	walk(n)
+	flush()
 	return b.String()
 }
 
-// builtinUnescape resolves backslash escapes and character references, as goldmark's HTML writer does.
+// builtinUnescape is Markdown text as its reader sees it: backslash escapes and character references
+// resolved in one pass, as CommonMark reads them and goldmark's HTML writer writes them ("\\&copy;" stays
+// "&copy;"). The writer's HTML is unescaped back to text.
 func builtinUnescape(v []byte) []byte {
 	if bytes.IndexByte(v, '\\') < 0 && bytes.IndexByte(v, '&') < 0 {
 		return v
 	}
-	v = util.UnescapePunctuations(v)
-	v = util.ResolveNumericReferences(v)
-	return util.ResolveEntityNames(v)
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	html.DefaultWriter.Write(w, v)
+	_ = w.Flush() // a bytes.Buffer takes every write
+	return []byte(stdhtml.UnescapeString(b.String()))
 }
 
 // builtinHeadingSource is a heading's source text without its markers, trimmed.
@@ -245,7 +267,7 @@ func builtinHTMLAnchors(dst map[string]bool, html []byte) {
 			if v == nil {
 				v = m[3]
 			}
-			dst[string(builtinUnescape(v))] = true
+			dst[stdhtml.UnescapeString(string(v))] = true // HTML: references, no backslash escapes
 		}
 	}
 }

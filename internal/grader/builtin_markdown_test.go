@@ -2,6 +2,7 @@ package grader
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -54,6 +55,7 @@ func FuzzParseHeadings(f *testing.F) {
 		"para *one*\nsecond <a id=\"x\">y</a> and *two*\n\n`code <a id=\"no\">` <span id=\"s\"></span>\n",
 		"a ` b\n<a id=q> `\n\n[label\n<a name=\"n\">](u)\n\n<!--\n<a id=c>\n-->\n",
 		"| a | b |\n| - | - |\n| <a id=\"cell\"></a> | `<a id=\"code\">` |\n\n- item\n  <a id=\"li\"></a>\n",
+		"# A&amp;B\n\n## Nebenbemerkungs&shy;titel &#173;&#x41; \\&copy; *&lt;em&gt;*\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -82,4 +84,46 @@ func FuzzParseHeadings(f *testing.F) {
 			t.Fatalf("fences:\n got %q\nwant %q", got, want)
 		}
 	})
+}
+
+// TestBuiltinPlainText: a heading's text is read as CommonMark reads it, character references and
+// backslash escapes resolved in one pass, by the outline parse as by the full one, so its slug is the
+// site's ("Nebenbemerkungs&shy;titel" is #nebenbemerkungstitel).
+func TestBuiltinPlainText(t *testing.T) {
+	tests := []struct{ md, text, slug string }{
+		{"# A&amp;B", "A&B", "ab"},
+		{"# Nebenbemerkungs&shy;titel", "Nebenbemerkungs\u00adtitel", "nebenbemerkungstitel"},
+		{"# E&#173;F &#x41;", "E\u00adF A", "ef-a"},
+		{"# \\&copy; 2026", "&copy; 2026", "copy-2026"},
+		{"# x&nbsp;y", "x\u00a0y", "xy"},
+		{"# &bogus; &copy", "&bogus; &copy", "bogus-copy"},
+		{"# a\\_b \\*c\\*", "a_b *c*", "a_b-c"},
+		{"# *&lt;em&gt;* `&amp;`", "<em> &amp;", "em-amp"},
+	}
+	for _, tt := range tests {
+		src := []byte(tt.md + "\n")
+		for name, doc := range map[string]ast.Node{"full": builtinParse(src), "outline": builtinParseHeadings(src, false)} {
+			h, ok := doc.FirstChild().(*ast.Heading)
+			if !ok {
+				t.Fatalf("%q: no heading", tt.md)
+			}
+			if got := builtinPlainText(h, src); got != tt.text {
+				t.Errorf("%s parse of %q: text %q, want %q", name, tt.md, got, tt.text)
+			}
+			if got := builtinSlug(builtinPlainText(h, src)); got != tt.slug {
+				t.Errorf("%s parse of %q: slug %q, want %q", name, tt.md, got, tt.slug)
+			}
+		}
+	}
+}
+
+// TestBuiltinHTMLAnchors: an id or name attribute is HTML, where a character reference is resolved and a
+// backslash is a backslash.
+func TestBuiltinHTMLAnchors(t *testing.T) {
+	got := map[string]bool{}
+	builtinHTMLAnchors(got, []byte(`<a id="x&amp;y"></a><span name='a\_b'></span><div id=plain>`))
+	want := map[string]bool{"x&y": true, `a\_b`: true, "plain": true}
+	if !maps.Equal(got, want) {
+		t.Errorf("anchors %v, want %v", got, want)
+	}
 }
