@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# evalgate's container image (PRODUCT.md §6; README "Use it with Docker"):
+# evalgate's container image (README "Use it with Docker"):
 #   docker build --build-arg VERSION=v1.2.3 -t evalgate .
 #   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/repo" evalgate check --all
 

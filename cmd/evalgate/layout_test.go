@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"io/fs"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -56,5 +60,46 @@ func TestPackageRules(t *testing.T) {
 				t.Errorf("%s imports internal/testfs: only tests may", pkg)
 			}
 		}
+	}
+}
+
+// TestSelfContained: the repository stands on its own (README "Development"). No file cites a document
+// that is not in it: the team's product notes, the notes on the specs' origins, the style guide, or a
+// path beside the checkout. Comments cite README sections or the specs by name.
+func TestSelfContained(t *testing.T) {
+	outside := []string{"PRODUCT" + ".md", "spec-" + "origins", "STYLE" + ".md", "style-" + "anchors", "../" + "shared"}
+	root := filepath.Join("..", "..")
+	read := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		read++
+		for _, name := range outside {
+			if i := bytes.Index(text, []byte(name)); i >= 0 {
+				line := bytes.Count(text[:i], []byte("\n")) + 1
+				t.Errorf("%s:%d cites %q, which is not in the repository", path, line, name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read < 100 {
+		t.Fatalf("read only %d files under %s", read, root)
 	}
 }

@@ -39,7 +39,7 @@ Exit status: 0 compatible, 1 breaking (an answer flip or a confidence
 regression), 2 invalid contract or replay, or usage error.
 `
 
-// runJev runs `evalgate jev eval|compare` (README "Commands", §10).
+// runJev runs `evalgate jev eval|compare` (README "Commands", "jevcheck v0.1 contracts").
 func runJev(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, jevUsage)

@@ -31,7 +31,7 @@ func render(rs []diag.Result) string {
 	return b.String()
 }
 
-// TestData runs the data-driven tests (STYLE.md habit 6): testdata/ok/*.yaml
+// TestData runs the data-driven tests: testdata/ok/*.yaml
 // have no faults; testdata/err/X.yaml gives exactly X.out (faults, then
 // notes). go test -run TestData -update rewrites the .out files.
 func TestData(t *testing.T) {
@@ -203,8 +203,8 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// TestNamedEvalSkip: a named eval may set skip (a decision: spec-origins'
-// evalDef excludes it, but use: may override skip, so it has a base value).
+// TestNamedEvalSkip: a named eval may set skip (a decision: the evalDef of
+// moose-docevals, docmeta's reference implementation, excludes it, but use: may override skip, so it has a base value).
 func TestNamedEvalSkip(t *testing.T) {
 	cfg, faults := config.Parse([]byte("version: 1\nevals:\n  off:\n    assertion: A.\n    skip: true\n"), "c.yaml", "/r")
 	if len(faults) > 0 || !cfg.Catalog.Evals["off"].Skip {

@@ -13,7 +13,7 @@ import (
 	"github.com/evalgate/evalgate/internal/shape"
 )
 
-// Patterns of proposal.2 (spec-origins §2.2). Both are RE2-compatible, so the
+// Patterns of proposal.2's draft schema (1.0.0-proposal.2.json). Both are RE2-compatible, so the
 // JSON Schema export uses them unchanged.
 const (
 	// IDPattern is the pattern of an inline eval's id, of a named eval's key

@@ -139,7 +139,7 @@ func orderedOptions(n *frontmatter.Node) json.RawMessage {
 	return b.Bytes()
 }
 
-// TestData runs the data-driven rule tests (STYLE.md habit 6):
+// TestData runs the data-driven rule tests:
 // testdata/ok/*.md produce no definition results; testdata/err/X.md and
 // testdata/resolve/X.md produce exactly X.out (results, and for resolve/ the
 // plan). go test -run TestData -update rewrites the .out files.

@@ -25,7 +25,7 @@ func ShorthandID(assertion string) string {
 	return "auto-" + AssertionHash(assertion)[:8]
 }
 
-// entryKind is the form of an eval entry (spec-origins §2.2 evalEntry).
+// entryKind is the form of an eval entry (proposal.2's draft schema: evalEntry).
 type entryKind int
 
 const (
@@ -58,8 +58,8 @@ type reference struct {
 	optionsPos diag.Pos
 }
 
-// newEval returns an eval with every default of proposal.2 (spec-origins
-// §2.3 step 4): type regression, grader ai, severity error, weight 1,
+// newEval returns an eval with every default of proposal.2, as its
+// reference implementation (moose-docevals) fills them in: type regression, grader ai, severity error, weight 1,
 // success-exit-codes [0], options {}, target body.
 func newEval(pos diag.Pos, origin Origin) *Eval {
 	return &Eval{
@@ -74,7 +74,7 @@ func newEval(pos diag.Pos, origin Origin) *Eval {
 	}
 }
 
-// checkEntry validates one item of an `evals` value (spec-origins §2.2
+// checkEntry validates one item of an `evals` value (proposal.2's draft schema:
 // evalEntry: a string, a mapping with use, else an inline eval).
 func (c *checker) checkEntry(n *frontmatter.Node, path string, origin Origin) *entry {
 	before := c.faults
@@ -106,7 +106,7 @@ func (c *checker) checkEntry(n *frontmatter.Node, path string, origin Origin) *e
 	return e
 }
 
-// checkReference validates a use: entry (spec-origins §2.2 evalReference, a
+// checkReference validates a use: entry (proposal.2's draft schema: evalReference, a
 // closed object).
 func (c *checker) checkReference(n *frontmatter.Node, path string) *entry {
 	e := &entry{kind: kindReference, node: n, path: path}
@@ -144,7 +144,7 @@ func (c *checker) checkReference(n *frontmatter.Node, path string) *entry {
 	return e
 }
 
-// checkInline validates an inline eval (spec-origins §2.2 inlineEval, a
+// checkInline validates an inline eval (proposal.2's draft schema: inlineEval, a
 // closed object) or, with named set, a named eval of the config (the same
 // fields except id, which is the eval's key in the config). It returns the
 // eval (complete only when no fault was found), the id and its position, and
@@ -210,7 +210,7 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 		case "timeout-ms":
 			ev.TimeoutMS = int(v.Num)
 		case "generated-assertion-hash":
-			// Any string: no pattern, even "" is schema-legal (spec-origins §2.2).
+			// Any string: no pattern, even "" is schema-legal (proposal.2's draft schema).
 			ev.GeneratedAssertionHash, ev.HasHash, hashPos = v.Text, true, v.Pos
 		case "options":
 			ev.Options = v
@@ -231,7 +231,7 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 		c.fault(n.Pos, "missing_field", "%s: an inline eval needs an id (kebab-case); only the string shorthand has none", path)
 	}
 
-	// The conditionals of proposal.2 (spec-origins §2.2, allOf 1-8). They
+	// The conditionals of proposal.2 (its draft schema's allOf 1-8). They
 	// branch on the grader, so an invalid grader suspends 1-7: its own fault
 	// is the one to fix first.
 	grader, graderSet := "ai", has["grader"] != nil

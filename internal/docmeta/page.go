@@ -141,7 +141,7 @@ func (cat *Catalog) suiteNames() []string {
 	return names
 }
 
-// provenance checks eval-provenance (spec-origins §2.2): a non-empty list of
+// provenance checks eval-provenance (proposal.2's draft schema): a non-empty list of
 // unique closed objects {generated-by (required, non-empty), evals (a
 // non-empty list of unique ids), confidence (id -> number in [0, 1])}. It
 // returns the valid entries.
@@ -207,8 +207,8 @@ func (c *checker) provenance(n *frontmatter.Node, path string) []Provenance {
 }
 
 // NamedEval validates one named eval of the config, `evals: {ID: DEF}`: the
-// fields of an inline eval except id, which is its key (spec-origins §2.3,
-// config evalDef). Unlike that evalDef, skip is allowed: a use: reference may
+// fields of an inline eval except id, which is its key (the config evalDef
+// of moose-docevals, docmeta's reference implementation). Unlike that evalDef, skip is allowed: a use: reference may
 // override skip, so a named eval may set it. path names the definition in
 // messages ("evals.spelling"), pos is its key. The results are Source config
 // and hold the faults and notes (Verdictless) in document order; the eval is

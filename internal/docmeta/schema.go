@@ -151,7 +151,7 @@ func SchemaDefs() map[string]any {
 
 // inlineSchema is the schema of an inline eval, or with named set of a
 // config's named eval (no id; see NamedEval). The conditionals are
-// spec-origins §2.2's allOf 1-8.
+// allOf 1-8 of proposal.2's draft schema.
 func inlineSchema(named bool) obj {
 	props := (&shape.Type{Kind: shape.Map, Object: inlineShape}).JSONSchema()["properties"].(map[string]any)
 	s := obj{

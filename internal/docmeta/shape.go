@@ -7,7 +7,7 @@ import (
 
 // The eval entries' tables for the checking kit (README "Development"): each key of an inline eval and of a
 // use: reference with the type its value must have. checkInline and checkReference hold every value against
-// its field's type and read what passed; the rules between keys (spec-origins §2.2 allOf 1-8) and the
+// its field's type and read what passed; the rules between keys (proposal.2's draft schema, allOf 1-8) and the
 // values no table can state (target, examples, severity with its "notice" hint) are theirs. EvalsJSONSchema
 // renders the same tables.
 
@@ -48,7 +48,7 @@ func nonEmpty(doc string) *shape.Type {
 	return &shape.Type{Kind: shape.String, NonEmpty: true, Doc: doc, Ref: "nonEmptyString"}
 }
 
-// inlineShape is an inline eval (spec-origins §2.2 inlineEval, a closed object), keys in documentation
+// inlineShape is an inline eval (proposal.2's draft schema: inlineEval, a closed object), keys in documentation
 // order; a named eval of the config takes the same keys except id.
 var inlineShape = &shape.Object{NoList: true, Fields: []shape.Field{
 	{Name: "id", Type: &shape.Type{Kind: shape.String, Pattern: idType.Pattern, Ref: "id", Doc: "Kebab-case id, unique on the page."}},
@@ -74,7 +74,7 @@ var inlineShape = &shape.Object{NoList: true, Fields: []shape.Field{
 	{Name: "skip", Type: skipType},
 }}
 
-// referenceShape is a use: reference (spec-origins §2.2 evalReference, proposal.2's later bytes, which add
+// referenceShape is a use: reference (proposal.2's draft schema: evalReference, proposal.2's later bytes, which add
 // weight). Every other key legal inline is use_override_not_allowed: provider, model, runs and target say
 // how a named eval executes, and it must read the same bytes on every page.
 var referenceShape = &shape.Object{Fields: []shape.Field{

@@ -11,7 +11,7 @@ import (
 )
 
 func TestHashes(t *testing.T) {
-	// The docmeta ladder's example (spec-origins §2.3): the exact bytes, no
+	// The example of moose-docevals, docmeta's reference implementation: the exact bytes, no
 	// trailing newline.
 	const a = "The page includes an Examples heading."
 	if got, want := docmeta.AssertionHash(a), "07d185732a48ace07056e847b0fadd72fa35f830f7b793f2790db1a59182fd7a"; got != want {

@@ -1,5 +1,5 @@
-// Package evalcase implements EvalCase v1 (../shared/specs/evalcase-v1-contract.md
-// as README "EvalCase v1 fixtures" decides it): JSONL fixtures of cases, validated field by
+// Package evalcase implements the EvalCase v1 contract (as README "EvalCase v1 fixtures"
+// decides it): JSONL fixtures of cases, validated field by
 // field, and the six deterministic assertions run on candidate outputs.
 //
 // A run streams (Stream, Check). Pass 1 reads every selected fixture line by

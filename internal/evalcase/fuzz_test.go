@@ -14,7 +14,7 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Fuzz targets (STYLE.md habit 8): the JSONL reader with the schema and the
+// Fuzz targets: the JSONL reader with the schema and the
 // assertions behind it, and each placeholder tokenizer. Invariants: no
 // panic, positions inside the input, tokens are substrings of it.
 

@@ -314,7 +314,7 @@ func squash(s string) string {
 }
 
 // caseKeyHint is what an unknown key of the case says instead of the allowed keys: glossary is the M8
-// design doc's draft field (spec-origins §1.6).
+// design doc's draft field, before v1.
 func caseKeyHint(key string) string {
 	if key == "glossary" {
 		return "the M8 design doc's draft field is not part of v1; use required_tokens"

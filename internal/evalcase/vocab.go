@@ -164,7 +164,7 @@ func codeRank(code string) int {
 }
 
 // oldAssertionNames maps the bare-string names of the M8 design doc's draft
-// (spec-origins §1.6) to their v1 successors, for a targeted message.
+// (before v1) to their v1 successors, for a targeted message.
 var oldAssertionNames = map[string]string{
 	"protocol":        "protocol_complete",
 	"placeholder_set": "placeholder_integrity",

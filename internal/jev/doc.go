@@ -1,5 +1,5 @@
-// Package jev implements jevcheck v0.1 contracts
-// (../shared/specs/jevcheck-contract-v0.1.md) for evalgate: it loads a
+// Package jev implements jevcheck v0.1 contracts (the jevcheck contract
+// v0.1, as README "jevcheck v0.1 contracts" decides it) for evalgate: it loads a
 // contract from JSON (one object) or JSONL (one case a line after an optional
 // _meta line) and validates every rule of the spec, loads replay files, runs
 // eval (the contract against a replayed candidate) and compare (the baseline

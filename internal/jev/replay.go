@@ -175,7 +175,7 @@ func (rv *replayValidator) response(id string, x *node) *Response {
 		}
 	}
 	// model: never null, never the string "None" (a null stringified by an
-	// old recorder), never empty (spec-origins §3.6).
+	// old recorder), never empty (defects jevcheck's own audit records).
 	mp := p.to("model")
 	switch m := x.Get("model"); {
 	case m == nil:

@@ -455,7 +455,7 @@ func (v *validator) questions(obj *node, base *pth) *questionSet {
 }
 
 // questionKeys are the official fields of every question type (the spec:
-// "only those official fields"; spec-origins §3.2: noul {instructions?,
+// "only those official fields"; jevcheck's questions.py: noul {instructions?,
 // criteria? {true?, false?}}, choice {instructions?, criteria}, score
 // {instructions?, criteria}).
 var questionKeys = []string{"type", "instructions", "criteria"}
