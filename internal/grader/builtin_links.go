@@ -202,12 +202,12 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		if f := s.lookup(ix, pathPart); f != "" {
 			return found(f)
 		}
-		for _, d := range append(append(slices.Clone(s.static), s.root), s.contentDirs()...) {
+		for _, d := range append(append(slices.Clone(s.static), s.root), ix.dirs...) {
 			if abs, st := exists(d, rel); st == builtinPathFile || st == builtinPathDir {
 				return page(st, abs)
 			}
 		}
-		if s.generatedURL(pathPart) {
+		if s.generatedURL(ix, pathPart) {
 			return nil, nil
 		}
 		return lc.brokenSite(written, kind, "no page, static file or file under the site's root has that URL"), nil
@@ -227,12 +227,12 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		// A generator that does not rewrite links serves no page at a .md file's path (Starlight).
 		return lc.brokenSite(written, kind, "the file exists, but "+s.name+" does not rewrite links to page files: link to the page's URL"), nil
 	}
-	if s.generatedURL(pathPart) {
+	if s.generatedURL(ix, pathPart) {
 		return nil, nil
 	}
 	if pageFile && s.fileRelative && !strings.HasPrefix(pathPart, ".") {
 		// A bare page file: Docusaurus tries the content directories (and Hugo's GetPage the root).
-		for _, d := range append(s.contentDirs(), s.root) {
+		for _, d := range append(slices.Clone(ix.dirs), s.root) {
 			if abs, st := exists(d, pathPart); st == builtinPathFile {
 				return found(abs)
 			}

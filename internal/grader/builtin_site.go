@@ -18,6 +18,7 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/shape"
+	"github.com/evalgate/evalgate/internal/sitegen"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -50,13 +51,14 @@ type builtinPreset struct {
 	mdxBlocks bool
 	// numberPrefixes: "01-intro.md" is served as "intro" (Docusaurus).
 	numberPrefixes bool
-	// instances: every top-level folder of the root holding pages is served at /FOLDER, src/pages at /
-	// (Docusaurus: docs, blog and any other docs plugin instance).
+	// instances: the root is a Docusaurus site folder, whose content plugin instances its config names
+	// (docs, blog and src/pages by default), and whose every other top-level folder holding pages is
+	// served at /FOLDER (another docs instance).
 	instances bool
 	// localeFallback: /LOCALE/x/ falls back to /x/ when the page has no translation (Starlight).
 	localeFallback bool
-	// generated are URL prefixes the generator serves pages at that no file holds (Docusaurus' blog
-	// author and tag pages, docs category indexes).
+	// generated are URL prefixes the generator serves pages at that no file holds; a Docusaurus site's
+	// come from its instances (builtinGenerated).
 	generated []string
 	// siteAlias is a prefix naming the site directory in links (Docusaurus' @site/).
 	siteAlias string
@@ -71,8 +73,7 @@ var builtinPresets = map[string]*builtinPreset{
 		headingIDs: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true},
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, instances: true, slugKey: true, idKey: true,
-		generated: []string{"/blog/tags", "/blog/authors", "/blog/archive", "/blog/page/", "/docs/tags", "/docs/category/", "/__docusaurus/debug"},
-		siteAlias: "@site/"},
+		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/"},
 	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true,
 		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
 	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
@@ -83,6 +84,7 @@ var builtinPresets = map[string]*builtinPreset{
 type builtinSite struct {
 	*builtinPreset
 	name   string
+	repo   string // the repository root, which every folder stays inside
 	root   string // absolute content root
 	static []string
 	ignore []*regexp.Regexp
@@ -108,7 +110,7 @@ func builtinSiteOf(in *ToolInput) (*builtinSite, error) {
 		preset = &builtinPreset{}
 		name = "github"
 	}
-	s := &builtinSite{builtinPreset: preset, name: name, ignore: ignore}
+	s := &builtinSite{builtinPreset: preset, name: name, repo: in.RepoRoot, ignore: ignore}
 	dir := in.OptionsDir
 	if dir == "" {
 		dir = in.Dir
@@ -164,6 +166,11 @@ func (s *builtinSite) skip(target string) bool {
 type builtinSiteIndex struct {
 	pages map[string]string // URL key -> absolute page file
 	urls  map[string]string // absolute page file -> its URL path ("/a/b/")
+	// dirs are the folders whose page files are reachable by file path: a Docusaurus site's instances,
+	// none for the other presets (their root is the content).
+	dirs []string
+	// generated are the URL prefixes the site's instances serve pages at that no file holds.
+	generated []string
 }
 
 // key normalises a URL path for lookup: percent-decoded already, no trailing slash, no index.html or
@@ -205,7 +212,7 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			ix.urls[file] = "/" + strings.Trim(url, "/") + "/"
 		}
 	}
-	walk := func(dir, prefix string) {
+	walk := func(dir, prefix, kind string) {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return nil
@@ -218,14 +225,14 @@ func (s *builtinSite) build() *builtinSiteIndex {
 				return nil
 			}
 			ext := strings.ToLower(filepath.Ext(name))
-			if !builtinPageExts[ext] && !(prefix == "" && s.instances && builtinReactPage[ext]) || strings.HasPrefix(name, "_") && !s.isIndex(name) {
+			if !builtinPageExts[ext] && !(kind == "pages" && builtinReactPage[ext]) || strings.HasPrefix(name, "_") && !s.isIndex(name) {
 				return nil
 			}
 			rel, err := filepath.Rel(dir, p)
 			if err != nil {
 				return nil
 			}
-			for _, u := range s.pageURLs(prefix, filepath.ToSlash(rel), p) {
+			for _, u := range s.pageURLs(prefix, kind, filepath.ToSlash(rel), p) {
 				add(u, p)
 			}
 			return nil
@@ -234,33 +241,69 @@ func (s *builtinSite) build() *builtinSiteIndex {
 	switch {
 	case s.root == "":
 	case s.instances:
-		entries, _ := os.ReadDir(s.root)
-		for _, e := range entries {
-			n := e.Name()
-			if !e.IsDir() || strings.HasPrefix(n, ".") || n == "node_modules" || n == "src" || n == "static" ||
-				n == "i18n" || strings.HasPrefix(n, "versioned_") || n == "build" {
-				continue
-			}
-			walk(filepath.Join(s.root, n), "/"+n)
+		for _, f := range s.folders() {
+			walk(f.dir, f.prefix, f.kind)
+			ix.dirs = append(ix.dirs, f.dir)
+			ix.generated = append(ix.generated, builtinGenerated(f)...)
 		}
-		walk(filepath.Join(s.root, "src", "pages"), "")
 	default:
-		walk(s.root, "")
+		walk(s.root, "", "")
 	}
 	return ix
 }
 
-// contentDirs are the directories whose page files are reachable by file path: a Docusaurus site's
-// instances (docs, blog, ...), none for the other presets (their root is the content).
-func (s *builtinSite) contentDirs() []string {
-	if !s.instances || s.root == "" {
-		return nil
+// builtinFolder is a folder of a Docusaurus site's pages: the instance it is (docs, blog or pages) and
+// the URL prefix it is served at ("/docs", "" for the site root).
+type builtinFolder struct{ dir, prefix, kind string }
+
+// folders are a Docusaurus site's folders of pages: the content plugin instances its config names
+// (sitegen.DocusaurusInstances: docs, blog and src/pages unless it says otherwise, a folder beside the
+// site's as well, inside the repository), then every other top-level folder holding pages, served at
+// /FOLDER as a docs instance the config may name in a way evalgate cannot read.
+func (s *builtinSite) folders() []builtinFolder {
+	var config []byte
+	for _, n := range sitegen.DocusaurusConfigs {
+		if b, err := repofs.ReadFile(filepath.Join(s.root, n), sitegen.MaxConfig); err == nil {
+			config = b
+			break
+		}
 	}
-	var out []string
-	for _, n := range []string{"docs", "blog", "community", filepath.Join("src", "pages")} {
-		out = append(out, filepath.Join(s.root, n))
+	var out []builtinFolder
+	taken := map[string]bool{}
+	for _, in := range sitegen.DocusaurusInstances(config) {
+		dir, err := repofs.Within(s.repo, s.root, filepath.FromSlash(in.Path))
+		if err != nil || taken[dir] {
+			continue // a folder outside the repository is none evalgate reads
+		}
+		prefix := ""
+		if in.Route != "" {
+			prefix = "/" + in.Route
+		}
+		out = append(out, builtinFolder{dir: dir, prefix: prefix, kind: in.Kind})
+		taken[dir] = true
+	}
+	entries, _ := os.ReadDir(s.root)
+	for _, e := range entries {
+		n := e.Name()
+		dir := filepath.Join(s.root, n)
+		if !e.IsDir() || taken[dir] || sitegen.NotInstance(n) {
+			continue
+		}
+		out = append(out, builtinFolder{dir: dir, prefix: "/" + n, kind: "docs"})
 	}
 	return out
+}
+
+// builtinGenerated are the URL prefixes an instance serves pages at that no file holds: a docs
+// instance's tag and category indexes, a blog's tag, author, archive and list pages.
+func builtinGenerated(f builtinFolder) []string {
+	switch f.kind {
+	case "docs":
+		return []string{f.prefix + "/tags", f.prefix + "/category/"}
+	case "blog":
+		return []string{f.prefix + "/tags", f.prefix + "/authors", f.prefix + "/archive", f.prefix + "/page/"}
+	}
+	return nil
 }
 
 // isIndex reports whether a file name is served at its directory's URL.
@@ -282,7 +325,7 @@ var builtinDateLike = regexp.MustCompile(`^\d+[-_.]\d+`)
 var builtinBlogDate = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})[-/](.+)$`)
 
 // pageURLs are the URLs a page file is served at: its path URL and those its frontmatter adds.
-func (s *builtinSite) pageURLs(prefix, rel, abs string) []string {
+func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 	dir, file := path.Split(rel)
 	base := strings.TrimSuffix(file, path.Ext(file))
 	dir = strings.TrimSuffix(dir, "/")
@@ -293,7 +336,7 @@ func (s *builtinSite) pageURLs(prefix, rel, abs string) []string {
 	if s.isIndex(file) || s.instances && dir != "" && strings.EqualFold(path.Base(dir), base) {
 		last = ""
 	}
-	if prefix == "/blog" {
+	if kind == "blog" {
 		if m := builtinBlogDate.FindStringSubmatch(strings.Trim(dir+"/"+base, "/")); m != nil {
 			dir, last = m[1]+"/"+m[2]+"/"+m[3], strings.TrimSuffix(m[4], "/index")
 		}
@@ -376,8 +419,8 @@ func builtinFrontmatter(abs string) *frontmatter.Node {
 }
 
 // generatedURL reports whether the generator serves p without a file (README "Links on real sites").
-func (s *builtinSite) generatedURL(p string) bool {
-	for _, g := range s.generated {
+func (s *builtinSite) generatedURL(ix *builtinSiteIndex, p string) bool {
+	for _, g := range append(slices.Clone(s.generated), ix.generated...) {
 		if p == strings.TrimSuffix(g, "/") || strings.HasPrefix(p, g) || strings.HasPrefix(p, g+"/") {
 			return true
 		}

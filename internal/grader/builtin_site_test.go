@@ -48,22 +48,25 @@ func TestMkDocsSlug(t *testing.T) {
 func TestPageURLs(t *testing.T) {
 	dir := t.TempDir()
 	for _, tt := range []struct {
-		site, prefix, rel string
-		want              []string
+		site, prefix, kind, rel string
+		want                    []string
 	}{
-		{"hugo", "", "docs/_index.md", []string{"docs"}},
-		{"hugo", "", "docs/bundle/index.md", []string{"docs/bundle"}},
-		{"hugo", "", "docs/Page.md", []string{"docs/Page"}},
-		{"docusaurus", "/docs", "01-guides/02-deploy.mdx", []string{"/docs/guides/deploy"}},
-		{"docusaurus", "/docs", "guides/guides.md", []string{"/docs/guides"}},
-		{"docusaurus", "/blog", "2024-05-01-hello.md", []string{"/blog/2024/05/01/hello"}},
-		{"docusaurus", "/blog", "2024/05-01-hello/index.md", []string{"/blog/2024/05/01/hello"}},
-		{"mkdocs", "", "guide/README.md", []string{"guide"}},
-		{"starlight", "", "de/index.mdx", []string{"de"}},
+		{"hugo", "", "", "docs/_index.md", []string{"docs"}},
+		{"hugo", "", "", "docs/bundle/index.md", []string{"docs/bundle"}},
+		{"hugo", "", "", "docs/Page.md", []string{"docs/Page"}},
+		{"docusaurus", "/docs", "docs", "01-guides/02-deploy.mdx", []string{"/docs/guides/deploy"}},
+		{"docusaurus", "/docs", "docs", "guides/guides.md", []string{"/docs/guides"}},
+		{"docusaurus", "", "docs", "guides/intro.md", []string{"guides/intro"}},
+		{"docusaurus", "/blog", "blog", "2024-05-01-hello.md", []string{"/blog/2024/05/01/hello"}},
+		{"docusaurus", "/blog", "blog", "2024/05-01-hello/index.md", []string{"/blog/2024/05/01/hello"}},
+		{"docusaurus", "/news", "blog", "2024-05-01-hello.md", []string{"/news/2024/05/01/hello"}},
+		{"docusaurus", "/docs", "docs", "2024-05-01-hello.md", []string{"/docs/2024-05-01-hello"}},
+		{"mkdocs", "", "", "guide/README.md", []string{"guide"}},
+		{"starlight", "", "", "de/index.mdx", []string{"de"}},
 	} {
 		s := &builtinSite{builtinPreset: builtinPresets[tt.site], name: tt.site}
-		if got := s.pageURLs(tt.prefix, tt.rel, dir+"/none.md"); !slices.Equal(got, tt.want) {
-			t.Errorf("%s pageURLs(%q, %q) = %q, want %q", tt.site, tt.prefix, tt.rel, got, tt.want)
+		if got := s.pageURLs(tt.prefix, tt.kind, tt.rel, dir+"/none.md"); !slices.Equal(got, tt.want) {
+			t.Errorf("%s pageURLs(%q, %q, %q) = %q, want %q", tt.site, tt.prefix, tt.kind, tt.rel, got, tt.want)
 		}
 	}
 }

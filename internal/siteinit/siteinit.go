@@ -18,6 +18,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
+	"github.com/evalgate/evalgate/internal/sitegen"
 )
 
 // Sites are the generators init knows, in detection order.
@@ -50,7 +51,7 @@ var detectors = []struct {
 	match func(dir string) string
 }{
 	{"hugo", anyFile("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/hugo.toml", "config/_default/config.toml")},
-	{"docusaurus", anyFile("docusaurus.config.ts", "docusaurus.config.js", "docusaurus.config.mjs", "docusaurus.config.mts", "docusaurus.config.cjs", "docusaurus.config.cts")},
+	{"docusaurus", anyFile(sitegen.DocusaurusConfigs...)},
 	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
 	{"starlight", func(dir string) string {
 		for _, n := range []string{"astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts"} {
@@ -145,11 +146,14 @@ func (s *Site) layout(dir string) {
 		s.Pages = md(s.Root)
 	case "docusaurus":
 		s.Root = "."
-		for _, n := range instances(dir) {
-			s.Pages = append(s.Pages, md(n)...)
-		}
 		// Docusaurus leaves out partials: _file.md and anything under _folder/.
 		s.Exclude = []string{"**/_*", "**/_*/**"}
+		for _, n := range s.instances(dir) {
+			s.Pages = append(s.Pages, md(n)...)
+			if strings.HasPrefix(n, "../") {
+				s.Exclude = append(s.Exclude, n+"/**/_*", n+"/**/_*/**")
+			}
+		}
 	case "mkdocs":
 		s.Root = mkdocsDocsDir(dir)
 		s.Pages = md(s.Root)
@@ -165,23 +169,36 @@ func (s *Site) layout(dir string) {
 	}
 }
 
-// instances are a Docusaurus site's folders holding pages: docs, blog, src/pages and other top
-// folders with Markdown (further docs plugin instances).
-func instances(dir string) []string {
+// instances are a Docusaurus site's folders holding pages, relative to the site folder: the content
+// plugin instances its config names (docs, blog and src/pages unless it says otherwise; a folder
+// beside the site's, as a monorepo keeps its docs, when it is inside the repository), then its other
+// top folders with Markdown (docs plugin instances the config may name in a way evalgate cannot read).
+func (s *Site) instances(dir string) []string {
+	var config []byte
+	for _, n := range sitegen.DocusaurusConfigs {
+		if b, err := repofs.ReadFile(filepath.Join(dir, n), sitegen.MaxConfig); err == nil {
+			config = b
+			break
+		}
+	}
 	var out []string
+	for _, in := range sitegen.DocusaurusInstances(config) {
+		if p := path.Join(s.Dir, in.Path); p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, in.Path) {
+			continue // outside the repository
+		}
+		if hasMarkdown(filepath.Join(dir, filepath.FromSlash(in.Path))) {
+			out = append(out, in.Path)
+		}
+	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		n := e.Name()
-		if !e.IsDir() || strings.HasPrefix(n, ".") || strings.HasPrefix(n, "_") || n == "node_modules" || n == "src" ||
-			n == "static" || n == "i18n" || n == "build" || strings.HasPrefix(n, "versioned_") {
+		if !e.IsDir() || slices.Contains(out, n) || sitegen.NotInstance(n) {
 			continue
 		}
 		if hasMarkdown(filepath.Join(dir, n)) {
 			out = append(out, n)
 		}
-	}
-	if hasMarkdown(filepath.Join(dir, "src", "pages")) {
-		out = append(out, "src/pages")
 	}
 	return out
 }
@@ -320,17 +337,7 @@ func frequentTargets(dir string, s *Site) []Frequent {
 // Config renders the site's .evalgate.yaml, written at the repository root: globs and paths are the
 // site's, prefixed with its folder.
 func (s *Site) Config() []byte {
-	at := func(p string) string {
-		switch {
-		case s.Dir == "" && (p == "" || p == "."):
-			return "."
-		case s.Dir == "":
-			return p
-		case p == "." || p == "":
-			return s.Dir
-		}
-		return s.Dir + "/" + p
-	}
+	at := func(p string) string { return path.Join(".", s.Dir, p) } // "../docs/**" of website/ is docs/**
 	list := func(items []string) string {
 		q := make([]string, len(items))
 		for i, it := range items {

@@ -1,0 +1,133 @@
+package sitegen
+
+import (
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var (
+	docs  = Instance{Kind: "docs", Path: "docs", Route: "docs"}
+	blog  = Instance{Kind: "blog", Path: "blog", Route: "blog"}
+	pages = Instance{Kind: "pages", Path: "src/pages", Route: ""}
+)
+
+func TestDocusaurusInstances(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      []Instance
+	}{
+		{"no config", "", []Instance{docs, blog, pages}},
+		{"classic preset, defaults", `
+module.exports = {
+  presets: [['classic', {docs: {sidebarPath: require.resolve('./sidebars.js')}, blog: {showReadingTime: true}}]],
+};`, []Instance{docs, blog, pages}},
+		{"docs beside the site folder, as a monorepo keeps them", `
+const config = {
+  presets: [
+    [
+      "classic",
+      /** @type {import('@docusaurus/preset-classic').Options} */
+      ({
+        docs: {
+          // The docs live at the repository root.
+          editUrl: ({ docPath }) => ` + "`${GITHUB_URL}/edit/main/docs/${docPath}`" + `,
+          path: "../docs",
+          sidebarPath: "./sidebars.json",
+        },
+        blog: { editUrl: ` + "`${GITHUB_URL}/edit/main/website/blog/`" + ` },
+      }),
+    ],
+  ],
+};
+export default config;`, []Instance{{Kind: "docs", Path: "../docs", Route: "docs"}, blog, pages}},
+		{"docs-only mode", `export default {presets: [['@docusaurus/preset-classic', {docs: {routeBasePath: '/'}, blog: false}]]};`,
+			[]Instance{{Kind: "docs", Path: "docs", Route: ""}, pages}},
+		{"TypeScript, quoted keys, a second docs instance", `
+import type {Config} from '@docusaurus/types';
+const config: Config = {
+  presets: [['classic', {'docs': {'path': 'guides/', 'routeBasePath': '/guides/'}} satisfies Preset.Options]],
+  plugins: [
+    ['@docusaurus/plugin-content-docs', {id: 'community', path: 'community', routeBasePath: 'community'}],
+    ["content-blog", {id: "changelog", path: "changelog", routeBasePath: "/changelog"}],
+  ],
+  themeConfig: {docs: {sidebar: {hideable: true}}, navbar: {items: [{to: '/docs', label: "a ' quote"}]}},
+};
+export default config;`, []Instance{{Kind: "docs", Path: "guides", Route: "guides"}, blog, pages,
+			{Kind: "docs", Path: "community", Route: "community"}, {Kind: "blog", Path: "changelog", Route: "changelog"}}},
+		{"the docs plugin without the preset", `module.exports = {plugins: [["@docusaurus/plugin-content-docs", {path: "content"}]]}`,
+			[]Instance{blog, pages, {Kind: "docs", Path: "content", Route: "docs"}}},
+		{"a path the text does not spell out", `module.exports = {presets: [['classic', {docs: {path: path.resolve(__dirname, '../docs')}}]]}`,
+			[]Instance{blog, pages}},
+		{"a route behind a condition", `module.exports = {presets: [['classic', {docs: {routeBasePath: prod ? '/' : 'docs'}}]]}`,
+			[]Instance{blog, pages}},
+		{"an absolute path is no folder of the site", `module.exports = {presets: [['classic', {docs: {path: '/etc'}}]]}`,
+			[]Instance{blog, pages}},
+		{"comments and strings hide what they hold", `
+// docs: {path: "nope"}
+/* blog: false */
+const s = "docs: {path: 'nope'}", t = ` + "`blog: false ${'}'} ${`nested ${1}`}`" + `;
+module.exports = {presets: [['classic', {docs: {path: 'real'}}]]};`,
+			[]Instance{{Kind: "docs", Path: "real", Route: "docs"}, blog, pages}},
+		{"unclosed text ends the scan with what it read", `module.exports = {presets: [['classic', {docs: {path: 'kept'}, blog: {path: "cut`,
+			[]Instance{{Kind: "docs", Path: "kept", Route: "docs"}, blog, pages}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, DocusaurusInstances([]byte(tt.src))); diff != "" {
+				t.Errorf("instances (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDocusaurusHostile: deep nesting, long runs of brackets and of comments are read in one pass (each
+// input here is a few hundred milliseconds of work at the most), giving no more than the defaults.
+func TestDocusaurusHostile(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("{", 1<<20),
+		strings.Repeat("[", 1<<20) + strings.Repeat("]", 1<<20),
+		strings.Repeat("`${", 1<<18),
+		strings.Repeat("docs: {", 1<<18),
+		strings.Repeat("/*", 1<<18),
+	} {
+		if got := DocusaurusInstances([]byte(src)); len(got) > 3 {
+			t.Errorf("%.20q...: %d instances", src, len(got))
+		}
+	}
+}
+
+// FuzzDocusaurusInstances: any text gives instances without a panic, each of a known kind, its path
+// relative and clean, its route without slashes at either end.
+func FuzzDocusaurusInstances(f *testing.F) {
+	f.Add([]byte(`module.exports = {presets: [['classic', {docs: {path: '../docs', routeBasePath: '/'}, blog: false}]],
+plugins: [['@docusaurus/plugin-content-docs', {id: 'x', path: 'x/y/', routeBasePath: 'a/b'}]]};`))
+	f.Add([]byte("const a = `${`${'}'}`}`; export default {docs: {path: \"p\"}}"))
+	f.Add([]byte("{'docs': {\"path\": 'a\\'b'}} /* x"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		for _, in := range DocusaurusInstances(src) {
+			if !isKind(in.Kind) {
+				t.Fatalf("kind %q", in.Kind)
+			}
+			if in.Path == "" || strings.HasPrefix(in.Path, "/") || in.Path != path.Clean(in.Path) {
+				t.Fatalf("path %q", in.Path)
+			}
+			if strings.HasPrefix(in.Route, "/") || strings.HasSuffix(in.Route, "/") {
+				t.Fatalf("route %q", in.Route)
+			}
+		}
+	})
+}
+
+func TestNotInstance(t *testing.T) {
+	for name, want := range map[string]bool{
+		"docs": false, "community": false, "blog": false, "src": true, "static": true, "i18n": true, "build": true,
+		"node_modules": true, ".docusaurus": true, "_drafts": true, "versioned_docs": true, "versioned": false,
+	} {
+		if got := NotInstance(name); got != want {
+			t.Errorf("NotInstance(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
