@@ -249,6 +249,12 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		if f := s.lookup(ix, path.Join(u, pathPart)); f != "" {
 			return found(f)
 		}
+		if s.bareURLs {
+			// Served without its trailing slash, the page's URL is a file of its folder's.
+			if f := s.lookup(ix, path.Join(path.Dir(strings.TrimSuffix(u, "/")), pathPart)); f != "" {
+				return found(f)
+			}
+		}
 	}
 	if s.getPage && !strings.HasPrefix(pathPart, ".") {
 		// Hugo's GetPage tries a page path from the content root too.

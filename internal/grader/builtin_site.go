@@ -51,6 +51,9 @@ type builtinPreset struct {
 	mdxBlocks bool
 	// numberPrefixes: "01-intro.md" is served as "intro" (Docusaurus).
 	numberPrefixes bool
+	// bareURLs: a page is served at its URL without the trailing slash as well (Docusaurus' default,
+	// trailingSlash undefined), where a browser resolves a relative URL from the page's folder.
+	bareURLs bool
 	// instances: the root is a Docusaurus site folder, whose content plugin instances its config names
 	// (docs, blog and src/pages by default), and whose every other top-level folder holding pages is
 	// served at /FOLDER (another docs instance).
@@ -72,7 +75,7 @@ var builtinPresets = map[string]*builtinPreset{
 	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
 		headingIDs: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true},
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
-		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, instances: true, slugKey: true, idKey: true,
+		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, bareURLs: true, instances: true, slugKey: true, idKey: true,
 		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/"},
 	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true,
 		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
@@ -324,7 +327,9 @@ var builtinDateLike = regexp.MustCompile(`^\d+[-_.]\d+`)
 // builtinBlogDate matches a Docusaurus blog post's dated name: YYYY-MM-DD-slug or YYYY/MM/DD/slug.
 var builtinBlogDate = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})[-/](.+)$`)
 
-// pageURLs are the URLs a page file is served at: its path URL and those its frontmatter adds.
+// pageURLs are the URLs a page file is served at: its path URL and those its frontmatter adds. The first
+// is the page's own, which a relative URL on it resolves from: its url (Hugo), else its slug, else its id
+// (Docusaurus), else its path URL; aliases only lead to it.
 func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 	dir, file := path.Split(rel)
 	base := strings.TrimSuffix(file, path.Ext(file))
@@ -355,8 +360,10 @@ func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 		}
 		return ""
 	}
+	own := 0
 	if v := str("id"); s.idKey && v != "" && last != "" {
 		urls = append(urls, path.Join(prefix, dir, v))
+		own = len(urls) - 1
 	}
 	if v := str("slug"); s.slugKey && v != "" {
 		switch {
@@ -367,10 +374,13 @@ func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 		default:
 			urls = append(urls, path.Join(prefix, dir, v))
 		}
+		own = len(urls) - 1
 	}
 	if v := str("url"); s.urlKey && v != "" {
 		urls = append(urls, v)
+		own = len(urls) - 1
 	}
+	urls[0], urls[own] = urls[own], urls[0]
 	if e := fm.Get("aliases"); s.aliasesKey && e != nil && e.Value.Kind == frontmatter.List {
 		for _, it := range e.Value.Items {
 			if it.Kind == frontmatter.String {
