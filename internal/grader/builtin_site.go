@@ -38,6 +38,9 @@ type builtinPreset struct {
 	headingIDs bool
 	// mkdocsSlugs: heading ids by Python-Markdown's toc slugify (ASCII, "_1" for repeats), not GitHub's.
 	mkdocsSlugs bool
+	// footnoteIDs: a footnote [^label] is the anchor fn:label, its reference fnref:label (Python-Markdown's
+	// footnotes extension, which MkDocs sites enable).
+	footnoteIDs bool
 	// fileRelative: a relative link to a page file (a/b.md) resolves from the file's directory, as the
 	// generator rewrites it (MkDocs, Docusaurus, Hugo's link render hook).
 	fileRelative bool
@@ -77,7 +80,7 @@ var builtinPresets = map[string]*builtinPreset{
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, bareURLs: true, instances: true, slugKey: true, idKey: true,
 		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/"},
-	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true,
+	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true, footnoteIDs: true,
 		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
 	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
 		indexNames: []string{"index"}, localeFallback: true, slugKey: true},
@@ -512,6 +515,12 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 			anchors[id] = true
 		}
 	}
+	if s.footnoteIDs {
+		for _, m := range builtinFootnote.FindAllSubmatch(src, -1) {
+			anchors["fn:"+string(m[1])] = true
+			anchors["fnref:"+string(m[1])] = true
+		}
+	}
 	if s.mdxBlocks {
 		for _, m := range builtinMDXBlock.FindAllSubmatch(raw, -1) {
 			builtinHTMLAnchors(anchors, m[1])
@@ -520,6 +529,9 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	// GitHub includes nothing: only a generator pulls other content in.
 	return anchors, s.name != "github" && builtinIncludes.Match(raw)
 }
+
+// builtinFootnote matches a footnote's definition, [^label]: at the start of a line.
+var builtinFootnote = regexp.MustCompile(`(?m)^ {0,3}\[\^([^\]\s]+)\]:`)
 
 // builtinMkDocsSlug is Python-Markdown's toc slugify: NFKD, ASCII only, word characters, spaces and
 // hyphens kept, lowercased, runs of spaces and hyphens become one "-".
