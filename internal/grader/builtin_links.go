@@ -238,10 +238,19 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 			}
 		}
 	}
-	if rel, err := filepath.Rel(s.root, lc.in.Dir); err == nil && !strings.HasPrefix(rel, "..") && s.getPage {
-		// Hugo's GetPage tries a page path from the page's own directory first.
-		if f := s.lookup(ix, path.Join("/", filepath.ToSlash(rel), strings.TrimSuffix(pathPart, path.Ext(pathPart)))); f != "" {
-			return found(f)
+	if s.getPage {
+		// Hugo's GetPage tries a page path from the page's own directory first; a leaf bundle's page
+		// (index.md) is its folder, so its page paths also start from the folder's parent.
+		dirs := []string{lc.in.Dir}
+		if name := path.Base(lc.in.File); strings.TrimSuffix(name, path.Ext(name)) == "index" {
+			dirs = append(dirs, filepath.Dir(lc.in.Dir))
+		}
+		for _, dir := range dirs {
+			if rel, err := filepath.Rel(s.root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+				if f := s.lookup(ix, path.Join("/", filepath.ToSlash(rel), strings.TrimSuffix(pathPart, path.Ext(pathPart)))); f != "" {
+					return found(f)
+				}
+			}
 		}
 	}
 	self := filepath.Join(root, filepath.FromSlash(lc.in.File))

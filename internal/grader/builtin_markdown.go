@@ -226,14 +226,20 @@ func builtinSlug(s string) string {
 }
 
 // builtinSlugger de-duplicates slugs as GitHub does: the second "intro" is "intro-1", the third
-// "intro-2", skipping any slug already taken.
+// "intro-2", skipping any slug already taken. With trim, a heading's text loses its white space at
+// either end first, as Hugo's heading ids do ("Doc-rooted sites <a id=x></a>" is doc-rooted-sites,
+// hugo/markup/goldmark autoid); GitHub keeps it (foo- for "Foo <a id=x></a>").
 type builtinSlugger struct {
+	trim bool
 	seen map[string]int
 }
 
 func (s *builtinSlugger) slug(text string) string {
 	if s.seen == nil {
 		s.seen = map[string]int{}
+	}
+	if s.trim {
+		text = strings.TrimSpace(text)
 	}
 	base := builtinSlug(text)
 	slug := base
@@ -272,18 +278,17 @@ func builtinHTMLAnchors(dst map[string]bool, html []byte) {
 	}
 }
 
-// builtinAnchors returns the anchors of a parsed page: the GitHub slug of every heading (unless withSlugs is
-// false: the site slugs them its own way) and every explicit HTML id and name.
-func builtinAnchors(doc ast.Node, src []byte, withSlugs bool) map[string]bool {
+// builtinAnchors returns the anchors of a parsed page: the GitHub slug of every heading by slugs (none when
+// slugs is nil: the site slugs them its own way) and every explicit HTML id and name.
+func builtinAnchors(doc ast.Node, src []byte, slugs *builtinSlugger) map[string]bool {
 	anchors := map[string]bool{}
-	var slugs builtinSlugger
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n := n.(type) {
 		case *ast.Heading:
-			if _, explicit := n.AttributeString("id"); explicit || !withSlugs {
+			if _, explicit := n.AttributeString("id"); explicit || slugs == nil {
 				break // its {#id} replaces the slug (builtinHeadingIDs adds it)
 			}
 			anchors[slugs.slug(builtinPlainText(n, src))] = true

@@ -27,8 +27,8 @@ func outline(doc ast.Node, src []byte) []string {
 		}
 		return ast.WalkContinue, nil
 	})
-	for _, withSlugs := range []bool{true, false} {
-		anchors := builtinAnchors(doc, src, withSlugs)
+	for _, slugs := range []*builtinSlugger{{}, nil} {
+		anchors := builtinAnchors(doc, src, slugs)
 		keys := make([]string, 0, len(anchors))
 		for k := range anchors {
 			keys = append(keys, k)

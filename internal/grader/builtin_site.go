@@ -36,6 +36,11 @@ type builtinPreset struct {
 	indexNames []string
 	// headingIDs: {#custom-id} at the end of a heading sets its id (Hugo, Docusaurus, MkDocs attr_list).
 	headingIDs bool
+	// trimSlugs: a heading's text is trimmed before it is slugged (Hugo).
+	trimSlugs bool
+	// shortcodeHeadings: a heading's shortcodes render what no static check sees (an icon, mostly), so
+	// the slug of the heading without them is an anchor too (Hugo).
+	shortcodeHeadings bool
 	// mkdocsSlugs: heading ids by Python-Markdown's toc slugify (ASCII, "_1" for repeats), not GitHub's.
 	mkdocsSlugs bool
 	// footnoteIDs: a footnote [^label] is the anchor fn:label, its reference fnref:label (Python-Markdown's
@@ -76,7 +81,10 @@ type builtinPreset struct {
 
 var builtinPresets = map[string]*builtinPreset{
 	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
-		headingIDs: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true},
+		headingIDs: true, trimSlugs: true, shortcodeHeadings: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true,
+		// The default taxonomies' list and term pages, the sitemap and the home RSS feed (Hugo docs:
+		// content-management/taxonomies, templates/sitemap, templates/rss).
+		generated: []string{"/tags/", "/categories/", "/sitemap.xml", "/index.xml"}},
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, bareURLs: true, instances: true, slugKey: true, idKey: true,
 		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/"},
@@ -496,7 +504,22 @@ func (s *builtinSite) parse(src []byte) ast.Node {
 // whether the page (raw, as written) includes other content whose ids it cannot see.
 func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	doc := builtinParseHeadings(src, s.headingIDs) // headings and HTML ids: no bare URL is an anchor
-	anchors := builtinAnchors(doc, src, !s.mkdocsSlugs)
+	var slugs *builtinSlugger
+	if !s.mkdocsSlugs {
+		slugs = &builtinSlugger{trim: s.trimSlugs}
+	}
+	anchors := builtinAnchors(doc, src, slugs)
+	if s.shortcodeHeadings {
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if h, ok := n.(*ast.Heading); ok && entering {
+				if text := builtinPlainText(h, src); strings.Contains(text, "{{") {
+					anchors[builtinSlug(strings.TrimSpace(builtinShortcode.ReplaceAllString(text, "")))] = true
+				}
+				return ast.WalkSkipChildren, nil
+			}
+			return ast.WalkContinue, nil
+		})
+	}
 	if s.headingIDs || s.mkdocsSlugs {
 		builtinHeadingIDs(doc, src, anchors, s.mkdocsSlugs)
 	}
@@ -529,6 +552,9 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	// GitHub includes nothing: only a generator pulls other content in.
 	return anchors, s.name != "github" && builtinIncludes.Match(raw)
 }
+
+// builtinShortcode matches a Hugo shortcode call, {{< name >}} or {{% name %}}.
+var builtinShortcode = regexp.MustCompile(`\{\{[<%].*?[>%]\}\}`)
 
 // builtinFootnote matches a footnote's definition, [^label]: at the start of a line.
 var builtinFootnote = regexp.MustCompile(`(?m)^ {0,3}\[\^([^\]\s]+)\]:`)
