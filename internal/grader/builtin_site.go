@@ -36,6 +36,9 @@ type builtinPreset struct {
 	indexNames []string
 	// headingIDs: {#custom-id} at the end of a heading sets its id (Hugo, Docusaurus, MkDocs attr_list).
 	headingIDs bool
+	// hugoMounts: the site's config may mount other folders and files into its content (Hugo's module
+	// mounts), which are pages at their target's URL.
+	hugoMounts bool
 	// trimSlugs: a heading's text is trimmed before it is slugged (Hugo).
 	trimSlugs bool
 	// shortcodeHeadings: a heading's shortcodes render what no static check sees (an icon, mostly), so
@@ -81,7 +84,7 @@ type builtinPreset struct {
 
 var builtinPresets = map[string]*builtinPreset{
 	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
-		headingIDs: true, trimSlugs: true, shortcodeHeadings: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true,
+		headingIDs: true, trimSlugs: true, shortcodeHeadings: true, hugoMounts: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true,
 		// The default taxonomies' list and term pages, the sitemap and the home RSS feed (Hugo docs:
 		// content-management/taxonomies, templates/sitemap, templates/rss).
 		generated: []string{"/tags/", "/categories/", "/sitemap.xml", "/index.xml"}},
@@ -262,8 +265,37 @@ func (s *builtinSite) build() *builtinSiteIndex {
 		}
 	default:
 		walk(s.root, "", "")
+		if s.hugoMounts {
+			s.mounted(walk, add)
+		}
 	}
 	return ix
+}
+
+// mounted indexes the pages a Hugo site's config mounts into its content (sitegen.ReadHugo), from the
+// site folder above the content root: a folder's pages below the target's URL, a file at the target's.
+// A source outside the repository is none evalgate reads.
+func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url, file string)) {
+	site, ok := sitegen.FindHugo(s.repo, s.root)
+	if !ok {
+		return
+	}
+	for _, m := range sitegen.ReadHugo(site).Mounts {
+		src, err := repofs.Within(s.repo, site, filepath.FromSlash(m.Source))
+		if err != nil {
+			continue
+		}
+		fi, err := os.Stat(src)
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			walk(src, "/"+m.Target, "")
+		case fi.Mode().IsRegular() && builtinPageExts[strings.ToLower(filepath.Ext(src))]:
+			for _, u := range s.pageURLs("", "", m.Target, src) {
+				add(u, src)
+			}
+		}
+	}
 }
 
 // builtinFolder is a folder of a Docusaurus site's pages: the instance it is (docs, blog or pages) and

@@ -1,6 +1,7 @@
 // Package sitegen reads what a site generator's own configuration says about where its pages live, for
-// `evalgate init` and the site presets of tool:links (README "Links on real sites"). It imports nothing
-// of evalgate's.
+// `evalgate init` and the site presets of tool:links (README "Links on real sites"): Docusaurus' content
+// plugin instances, Hugo's content root and module mounts. It reads config files as repofs reads any
+// file, and never runs one.
 package sitegen
 
 import (

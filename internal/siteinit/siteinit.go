@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/sitegen"
 )
@@ -50,7 +49,7 @@ var detectors = []struct {
 	name  string
 	match func(dir string) string
 }{
-	{"hugo", anyFile("hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config/_default/hugo.toml", "config/_default/config.toml")},
+	{"hugo", anyFile(sitegen.HugoConfigs...)},
 	{"docusaurus", anyFile(sitegen.DocusaurusConfigs...)},
 	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
 	{"starlight", func(dir string) string {
@@ -142,7 +141,7 @@ func (s *Site) layout(dir string) {
 	}
 	switch s.Generator {
 	case "hugo":
-		s.Root = hugoContent(dir)
+		s.Root = sitegen.ReadHugo(dir).Content
 		s.Pages = md(s.Root)
 	case "docusaurus":
 		s.Root = "."
@@ -216,32 +215,6 @@ func hasMarkdown(dir string) bool {
 		return nil
 	})
 	return found
-}
-
-// hugoContent is Hugo's content root: a module mount targeting content (Hugo's own docs mount
-// content/en), else contentDir, else content.
-func hugoContent(dir string) string {
-	for _, name := range []string{"hugo.toml", "config/_default/hugo.toml", "config.toml", "config/_default/config.toml"} {
-		b, err := repofs.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), 1<<20)
-		if err != nil {
-			continue
-		}
-		n, _ := frontmatter.ParseTOML(b, 1)
-		if m := n.Get("module"); m != nil {
-			if mounts := m.Value.Get("mounts"); mounts != nil {
-				for _, it := range mounts.Value.Items {
-					src, tgt := it.Get("source"), it.Get("target")
-					if src != nil && tgt != nil && tgt.Value.Text == "content" && src.Value.Text != "" {
-						return strings.Trim(src.Value.Text, "/")
-					}
-				}
-			}
-		}
-		if c := n.Get("contentDir"); c != nil && c.Value.Text != "" {
-			return strings.Trim(c.Value.Text, "/")
-		}
-	}
-	return "content"
 }
 
 // mkdocsDocsDir is mkdocs.yml's docs_dir, default docs.

@@ -1,0 +1,115 @@
+package sitegen
+
+import (
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
+)
+
+// HugoConfigs are the names of a Hugo site's config file that say a folder is a Hugo site: its root
+// config, or the config directory's default environment, in TOML, YAML or JSON (Hugo docs:
+// configuration/introduction). Hugo also reads an older config.toml (or .yaml, .json) at the root,
+// which ReadHugo reads too but detection does not trust: many other tools keep one.
+var HugoConfigs = []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
+	"config/_default/hugo.toml", "config/_default/hugo.yaml", "config/_default/hugo.yml", "config/_default/hugo.json",
+	"config/_default/config.toml", "config/_default/config.yaml", "config/_default/config.yml", "config/_default/config.json"}
+
+// Hugo is what a Hugo site's config says of its content.
+type Hugo struct {
+	// Content is the content root, relative to the site folder: the module mount onto content (Hugo's
+	// own docs mount content/en; of several, one for each language, the one with the most pages), else
+	// contentDir, else content.
+	Content string
+	// Mounts are the module mounts onto a path inside content (a file of the repository mounted as a
+	// page: `{source: ../AGENTS.md, target: content/project/repo/AGENTS.md}`).
+	Mounts []HugoMount
+}
+
+// HugoMount is a module mount onto content: Source relative to the site folder (slash-separated, as
+// written), Target relative to content ("project/repo/AGENTS.md").
+type HugoMount struct{ Source, Target string }
+
+// ReadHugo reads the config of the Hugo site in dir; a site without a readable one has the defaults.
+func ReadHugo(dir string) Hugo {
+	h := Hugo{Content: "content"}
+	for _, name := range append(slices.Clone(HugoConfigs), "config.toml", "config.yaml", "config.yml", "config.json") {
+		b, err := repofs.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), MaxConfig)
+		if err != nil {
+			continue
+		}
+		var n *frontmatter.Node
+		switch path.Ext(name) {
+		case ".toml":
+			n, _ = frontmatter.ParseTOML(b, 1)
+		case ".json":
+			n, _ = frontmatter.ParseJSON(b, 1)
+		default:
+			n, _ = frontmatter.ParseYAML(b, 1)
+		}
+		if n == nil {
+			continue
+		}
+		root, most := "", -1
+		if m := n.Get("module"); m != nil {
+			if mounts := m.Value.Get("mounts"); mounts != nil {
+				for _, it := range mounts.Value.Items {
+					src, tgt := it.Get("source"), it.Get("target")
+					if src == nil || tgt == nil || src.Value.Kind != frontmatter.String || tgt.Value.Kind != frontmatter.String || src.Value.Text == "" {
+						continue
+					}
+					source, target := strings.TrimSuffix(src.Value.Text, "/"), path.Clean(tgt.Value.Text)
+					if sub, ok := strings.CutPrefix(target, "content/"); ok {
+						h.Mounts = append(h.Mounts, HugoMount{Source: source, Target: sub})
+					} else if target == "content" {
+						if pages := countMarkdown(filepath.Join(dir, filepath.FromSlash(source))); pages > most {
+							root, most = strings.Trim(source, "/"), pages
+						}
+					}
+				}
+			}
+		}
+		switch c := n.Get("contentDir"); {
+		case root != "":
+			h.Content = root
+		case c != nil && c.Value.Kind == frontmatter.String && c.Value.Text != "":
+			h.Content = strings.Trim(c.Value.Text, "/")
+		}
+		return h
+	}
+	return h
+}
+
+// FindHugo is the folder of the Hugo site whose content root is root: root or the nearest folder above it,
+// up to the repository's own, that holds a Hugo config file; false when there is none.
+func FindHugo(repo, root string) (string, bool) {
+	for dir := root; ; dir = filepath.Dir(dir) {
+		for _, name := range append(slices.Clone(HugoConfigs), "config.toml", "config.yaml", "config.json") {
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil && fi.Mode().IsRegular() {
+				return dir, true
+			}
+		}
+		if rel, err := filepath.Rel(repo, dir); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			return "", false
+		}
+	}
+}
+
+// countMarkdown is how many Markdown files are under dir.
+func countMarkdown(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if ext := strings.ToLower(filepath.Ext(p)); ext == ".md" || ext == ".mdx" {
+				n++
+			}
+		}
+		return nil
+	})
+	return n
+}

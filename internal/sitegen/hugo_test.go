@@ -1,0 +1,57 @@
+package sitegen
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/testfs"
+)
+
+func TestReadHugo(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  Hugo
+	}{
+		{"no config", nil, Hugo{Content: "content"}},
+		{"contentDir in TOML", map[string]string{"hugo.toml": "contentDir = \"pages/\"\n"}, Hugo{Content: "pages"}},
+		{"the biggest language's mount, in YAML, and mounts into content", map[string]string{
+			"config/_default/hugo.yaml": `module:
+  mounts:
+    - {source: content/fr, target: content}
+    - {source: content/en, target: content}
+    - {source: ../AGENTS.md, target: content/project/repo/AGENTS.md}
+    - {source: ../guides/, target: content/guides/}
+    - {source: assets, target: assets}
+    - {source: 7, target: content/bad}
+`,
+			"content/fr/_index.md": "", "content/en/_index.md": "", "content/en/docs/a.md": ""},
+			Hugo{Content: "content/en", Mounts: []HugoMount{{"../AGENTS.md", "project/repo/AGENTS.md"}, {"../guides", "guides"}}}},
+		{"JSON, the older config name", map[string]string{"config.json": `{"contentDir": "docs"}`}, Hugo{Content: "docs"}},
+		{"a config that does not parse keeps the defaults", map[string]string{"hugo.yaml": "module: [unclosed\n"}, Hugo{Content: "content"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			testfs.Write(t, dir, tt.files)
+			if diff := cmp.Diff(tt.want, ReadHugo(dir)); diff != "" {
+				t.Errorf("ReadHugo (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFindHugo: the site folder is the nearest one at or above the content root with a Hugo config,
+// never above the repository.
+func TestFindHugo(t *testing.T) {
+	repo := t.TempDir()
+	testfs.Write(t, repo, map[string]string{"site/config/_default/hugo.yaml": "{}\n", "site/content/en/_index.md": "", "other/content/x.md": ""})
+	if got, ok := FindHugo(repo, filepath.Join(repo, "site", "content", "en")); !ok || got != filepath.Join(repo, "site") {
+		t.Errorf("FindHugo = %q, %v; want the site folder", got, ok)
+	}
+	if got, ok := FindHugo(repo, filepath.Join(repo, "other", "content")); ok {
+		t.Errorf("FindHugo = %q, want none", got)
+	}
+}
