@@ -71,6 +71,9 @@ type builtinPreset struct {
 	instances bool
 	// localeFallback: /LOCALE/x/ falls back to /x/ when the page has no translation (Starlight).
 	localeFallback bool
+	// astroPages: the Astro site around the content root (root's src/content/docs) also serves
+	// src/pages, each file at its path (Starlight: a playground, a landing page).
+	astroPages bool
 	// generated are URL prefixes the generator serves pages at that no file holds; a Docusaurus site's
 	// come from its instances (builtinGenerated).
 	generated []string
@@ -94,7 +97,7 @@ var builtinPresets = map[string]*builtinPreset{
 	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true, footnoteIDs: true,
 		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
 	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
-		indexNames: []string{"index"}, localeFallback: true, slugKey: true},
+		indexNames: []string{"index"}, localeFallback: true, astroPages: true, slugKey: true},
 }
 
 // builtinSite is a resolved site: its preset and its absolute directories.
@@ -218,6 +221,37 @@ var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": tr
 // builtinReactPage are Docusaurus' React pages in src/pages, served like Markdown pages.
 var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
 
+// builtinAstroRoutes are the URL prefixes an Astro site's dynamic routes serve below (src/pages/tools/[name].astro
+// serves /tools/...); a dynamic route at the top ([...slug].astro) names none, or no URL would be checked.
+func builtinAstroRoutes(pages string) []string {
+	var out []string
+	_ = filepath.WalkDir(pages, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !builtinAstroPage[strings.ToLower(filepath.Ext(p))] && !builtinPageExts[strings.ToLower(filepath.Ext(p))] {
+			return nil
+		}
+		rel, err := filepath.Rel(pages, p)
+		if err != nil || !strings.Contains(rel, "[") {
+			return nil
+		}
+		var prefix []string
+		for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
+			if strings.Contains(seg, "[") {
+				break
+			}
+			prefix = append(prefix, seg)
+		}
+		if len(prefix) > 0 {
+			out = append(out, "/"+strings.Join(prefix, "/")+"/")
+		}
+		return nil
+	})
+	return out
+}
+
+// builtinAstroPage are the page files of an Astro site's src/pages besides Markdown (Astro docs:
+// basics/astro-pages); a dynamic route ([slug].astro) serves URLs no file names.
+var builtinAstroPage = map[string]bool{".astro": true, ".html": true}
+
 func (s *builtinSite) build() *builtinSiteIndex {
 	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}}
 	add := func(url, file string) {
@@ -242,7 +276,8 @@ func (s *builtinSite) build() *builtinSiteIndex {
 				return nil
 			}
 			ext := strings.ToLower(filepath.Ext(name))
-			if !builtinPageExts[ext] && !(kind == "pages" && builtinReactPage[ext]) || strings.HasPrefix(name, "_") && !s.isIndex(name) {
+			if !builtinPageExts[ext] && !(kind == "pages" && builtinReactPage[ext]) && !(kind == "astro" && builtinAstroPage[ext]) ||
+				strings.HasPrefix(name, "_") && !s.isIndex(name) {
 				return nil
 			}
 			rel, err := filepath.Rel(dir, p)
@@ -267,6 +302,11 @@ func (s *builtinSite) build() *builtinSiteIndex {
 		walk(s.root, "", "")
 		if s.hugoMounts {
 			s.mounted(walk, add)
+		}
+		if site, ok := strings.CutSuffix(s.root, filepath.Join("src", "content", "docs")); ok && s.astroPages {
+			pages := filepath.Join(site, "src", "pages")
+			walk(pages, "", "astro")
+			ix.generated = append(ix.generated, builtinAstroRoutes(pages)...)
 		}
 	}
 	return ix
