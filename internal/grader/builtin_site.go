@@ -452,7 +452,8 @@ func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 		switch {
 		case s.name == "hugo":
 			urls = append(urls, path.Join(prefix, dir, v))
-		case strings.HasPrefix(v, "/") || s.name == "starlight":
+		case strings.HasPrefix(v, "/") || s.name == "starlight" || kind == "blog":
+			// A blog post's slug is its whole path below the blog's (plugin-content-blog).
 			urls = append(urls, path.Join(prefix, v))
 		default:
 			urls = append(urls, path.Join(prefix, dir, v))

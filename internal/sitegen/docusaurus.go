@@ -38,13 +38,16 @@ var defaultInstances = []Instance{
 // DocusaurusInstances reads a docusaurus.config.{js,ts,mjs,...} text for the site's content plugin
 // instances: the classic preset's docs, blog and pages options (`docs: {path: "../docs",
 // routeBasePath: "/"}`, or `docs: false`) and each `["@docusaurus/plugin-content-docs", {id, path,
-// routeBasePath}]` among the plugins. It does not run the file, it reads its object literals: an
+// routeBasePath}]` among the plugins, the options written in place or as a variable the file assigns an
+// object literal to (`const docsOptions = {...}`, then `docs: docsOptions` or
+// `["@docusaurus/plugin-content-docs", docsOptions]`). It does not run the file, it reads its object literals: an
 // instance whose path or route is not a string literal (a variable, a call) is left out, and so is
 // what a syntax it does not follow hides (a regular expression holding a quote). An option the text
 // does not give keeps its default; a text that gives none (or no text) is every default instance.
 func DocusaurusInstances(src []byte) []Instance {
 	sc := &jsScanner{src: src}
 	sc.scan()
+	sc.resolve()
 	var out []Instance
 	for _, def := range defaultInstances {
 		if in, given := sc.preset[def.Kind]; given {
@@ -82,6 +85,41 @@ var pluginKinds = []struct{ word, kind string }{
 	{"content-docs", "docs"}, {"content-blog", "blog"}, {"content-pages", "pages"},
 }
 
+// pluginKind is the kind of content plugin a plugin's name says, or "".
+func pluginKind(name string) string {
+	for _, pk := range pluginKinds {
+		if strings.Contains(name, pk.word) {
+			return pk.kind
+		}
+	}
+	return ""
+}
+
+// resolve takes the options given by a variable's name from the object the text assigns it, where it
+// assigns one: a preset's, where the text gave the preset none in place, and a plugin's.
+func (sc *jsScanner) resolve() {
+	for _, r := range sc.presetRefs {
+		f := sc.vars[r.name]
+		if f == nil {
+			continue
+		}
+		_, hasPath := f.strs["path"]
+		_, hasRoute := f.strs["routeBasePath"]
+		if in, ok := instanceOf(r.kind, f); !ok {
+			sc.preset[r.kind] = nil
+		} else if hasPath || hasRoute {
+			sc.preset[r.kind] = &in
+		}
+	}
+	for _, r := range sc.pluginRefs {
+		if f := sc.vars[r.name]; f != nil {
+			if in, ok := instanceOf(r.kind, f); ok {
+				sc.plugins = append(sc.plugins, plugin{Instance: in, id: f.strs["id"]})
+			}
+		}
+	}
+}
+
 // plugin is an instance given in plugins, with its id ("" for the default instance).
 type plugin struct {
 	Instance
@@ -100,7 +138,20 @@ type jsScanner struct {
 	preset  map[string]*Instance
 	plugins []plugin
 	depth   int // template literal nesting
+
+	// Variables: the objects assigned to a name, and the options given by name (`docs: docsOptions`,
+	// `[plugin, docsOptions]`), resolved once the whole text is read.
+	vars       map[string]*jsFrame
+	presetRefs []jsRef
+	pluginRefs []jsRef
+	declaring  bool   // the last word was const, let or var
+	declName   string // the name it declares
+	lastWord   string
+	assign     string // a name followed by "=": the object opened next is its value
 }
+
+// jsRef is options given by a variable's name, for an instance of kind.
+type jsRef struct{ kind, name string }
 
 // jsFrame is one open bracket: an object ({), an array ([) or parentheses.
 type jsFrame struct {
@@ -115,6 +166,9 @@ type jsFrame struct {
 	strs     map[string]string
 	computed map[string]bool
 	pending  string // a key whose value comes next
+	// varName is the variable this object is assigned to; second, an array's second element when it
+	// is a name.
+	varName, second string
 }
 
 // maxJSDepth bounds the brackets and template literals the scanner follows; deeper text ends the scan.
@@ -158,6 +212,7 @@ func (sc *jsScanner) step() bool {
 		if !ok {
 			return false
 		}
+		sc.assign = ""
 		sc.value(s, true)
 	case c == '`':
 		if !sc.template() {
@@ -171,12 +226,26 @@ func (sc *jsScanner) step() bool {
 		sc.open(c)
 		sc.i++
 	case c == '}' || c == ']' || c == ')':
+		sc.assign = ""
 		sc.close(c)
 		sc.i++
 	case c == ':':
 		sc.i++
-	case c == ',':
-		if f := sc.top(); f != nil {
+	case c == '=':
+		if next := sc.peek(1); next == '=' || next == '>' {
+			sc.i += 2
+			sc.assign = ""
+			break
+		}
+		sc.assign = sc.declName
+		if sc.assign == "" {
+			sc.assign = sc.lastWord
+		}
+		sc.declName = ""
+		sc.i++
+	case c == ',' || c == ';':
+		sc.assign = ""
+		if f := sc.top(); f != nil && c == ',' {
 			f.pending = ""
 			if f.open == '[' {
 				f.elements++
@@ -224,6 +293,14 @@ func (sc *jsScanner) nextIsColon() bool {
 
 // word handles an identifier: a key when a ':' follows in an object, else a value.
 func (sc *jsScanner) word(w string) {
+	switch {
+	case w == "const" || w == "let" || w == "var":
+		sc.declaring = true
+		return
+	case sc.declaring:
+		sc.declaring, sc.declName = false, w
+	}
+	sc.lastWord, sc.assign = w, ""
 	f := sc.top()
 	if f != nil && f.open == '{' && f.pending == "" && sc.nextIsColon() {
 		f.pending = w
@@ -264,13 +341,19 @@ func (sc *jsScanner) value(s string, literal bool) {
 // off; anything else is a value the scanner cannot read.
 func (sc *jsScanner) valueWord(w string) {
 	f := sc.top()
+	if f != nil && f.open == '[' && f.elements == 1 && f.second == "" {
+		f.second = w
+	}
 	if f == nil || f.open != '{' || f.pending == "" {
 		return
 	}
-	if w == "false" && isKind(f.pending) {
+	switch {
+	case w == "false" && isKind(f.pending):
 		sc.preset[f.pending] = nil
 		f.pending = ""
 		return
+	case isKind(f.pending) && w != "true" && w != "null" && w != "undefined":
+		sc.presetRefs = append(sc.presetRefs, jsRef{kind: f.pending, name: w})
 	}
 	sc.computed(f)
 }
@@ -285,6 +368,9 @@ func (sc *jsScanner) computed(f *jsFrame) {
 
 func (sc *jsScanner) open(c byte) {
 	f := &jsFrame{open: c}
+	if c == '{' && sc.assign != "" {
+		f.varName, sc.assign = sc.assign, ""
+	}
 	if parent := sc.top(); parent != nil {
 		switch {
 		case c == '{' && parent.open == '{' && parent.pending != "":
@@ -305,8 +391,19 @@ func (sc *jsScanner) close(c byte) {
 		f := sc.top()
 		sc.stack = sc.stack[:len(sc.stack)-1]
 		if f.open == open {
-			if open == '{' {
+			switch open {
+			case '{':
 				sc.object(f)
+				if f.varName != "" {
+					if sc.vars == nil {
+						sc.vars = map[string]*jsFrame{}
+					}
+					sc.vars[f.varName] = f
+				}
+			case '[':
+				if kind := pluginKind(f.first); kind != "" && f.second != "" {
+					sc.pluginRefs = append(sc.pluginRefs, jsRef{kind: kind, name: f.second})
+				}
 			}
 			return
 		}
@@ -316,12 +413,8 @@ func (sc *jsScanner) close(c byte) {
 // object takes what a closed object says of an instance: as the preset's docs, blog or pages
 // options, or as a content plugin's options.
 func (sc *jsScanner) object(f *jsFrame) {
-	kind, fromPlugin := "", false
-	for _, pk := range pluginKinds {
-		if strings.Contains(f.plugin, pk.word) {
-			kind, fromPlugin = pk.kind, true
-		}
-	}
+	kind := pluginKind(f.plugin)
+	fromPlugin := kind != ""
 	if !fromPlugin && isKind(f.key) {
 		kind = f.key
 	}

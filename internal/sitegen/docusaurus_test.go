@@ -57,6 +57,25 @@ const config: Config = {
 };
 export default config;`, []Instance{{Kind: "docs", Path: "guides", Route: "guides"}, blog, pages,
 			{Kind: "docs", Path: "community", Route: "community"}, {Kind: "blog", Path: "changelog", Route: "changelog"}}},
+		{"options assigned to variables, as a monorepo's TypeScript config writes them", `
+import type {Options as PluginContentDocsOptions} from '@docusaurus/plugin-content-docs';
+const presetClassicOptions: PresetClassicOptions = {
+  blog: blogOptions,
+  docs: {id: 'rules-docs', path: '../eslint-plugin/docs/rules', routeBasePath: 'rules'},
+};
+const blogOptions = {path: 'news', routeBasePath: 'news'}, unused = {path: 'x'};
+const pluginContentDocsOptions: PluginContentDocsOptions = {
+  editUrl: ` + "`${githubUrl}/edit/main/`" + `,
+  id: 'base-docs',
+  path: '../../docs',
+  routeBasePath: '/',
+};
+const isProd = a === b, arrow = () => ({path: 'not-options'});
+export default {
+  plugins: [['@docusaurus/plugin-content-docs', pluginContentDocsOptions], ['@docusaurus/plugin-content-docs', missing]],
+  presets: [['classic', presetClassicOptions]],
+};`, []Instance{{Kind: "docs", Path: "../eslint-plugin/docs/rules", Route: "rules"}, {Kind: "blog", Path: "news", Route: "news"}, pages,
+			{Kind: "docs", Path: "../../docs", Route: ""}}},
 		{"the docs plugin without the preset", `module.exports = {plugins: [["@docusaurus/plugin-content-docs", {path: "content"}]]}`,
 			[]Instance{blog, pages, {Kind: "docs", Path: "content", Route: "docs"}}},
 		{"a path the text does not spell out", `module.exports = {presets: [['classic', {docs: {path: path.resolve(__dirname, '../docs')}}]]}`,

@@ -97,14 +97,7 @@ func Detect(root, dir, force string) (*Site, error) {
 	} else {
 		s = detectIn(dir, rel)
 		if s == nil && rel == "" {
-			entries, _ := os.ReadDir(dir)
-			for _, e := range entries {
-				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" {
-					if s = detectIn(filepath.Join(dir, e.Name()), e.Name()); s != nil {
-						break
-					}
-				}
-			}
+			s = detectBelow(dir)
 		}
 		if s == nil {
 			s = &Site{Generator: "github", Dir: rel}
@@ -119,6 +112,35 @@ func Detect(root, dir, force string) (*Site, error) {
 	}
 	s.Ignore = frequentTargets(filepath.Join(root, filepath.FromSlash(s.Dir)), s)
 	return s, nil
+}
+
+// detectBelow looks for a site in the folders of the repository root dir (website/, docs/), then in
+// theirs (a monorepo's packages/website/), in name order; hidden folders and node_modules are passed over.
+func detectBelow(dir string) *Site {
+	folders := func(rel string) []string {
+		var out []string
+		entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		for _, e := range entries {
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" {
+				out = append(out, path.Join(rel, e.Name()))
+			}
+		}
+		return out
+	}
+	top := folders("")
+	for _, rel := range top {
+		if s := detectIn(filepath.Join(dir, filepath.FromSlash(rel)), rel); s != nil {
+			return s
+		}
+	}
+	for _, parent := range top {
+		for _, rel := range folders(parent) {
+			if s := detectIn(filepath.Join(dir, filepath.FromSlash(rel)), rel); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
 }
 
 func detectIn(dir, rel string) *Site {

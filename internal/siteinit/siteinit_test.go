@@ -49,6 +49,10 @@ func TestDetect(t *testing.T) {
 		{map[string]string{"mkdocs.yaml": "docs_dir: 'src'\n"}, "mkdocs", "", "src", "mkdocs.yaml"},
 		{map[string]string{"docs/astro.config.mjs": "import starlight from '@astrojs/starlight'"}, "starlight", "docs", "src/content/docs", "docs/astro.config.mjs"},
 		{map[string]string{"astro.config.mjs": "export default {}"}, "github", "", "", ""},
+		// A monorepo's site, one folder deeper; a folder of the root is looked at first.
+		{map[string]string{"packages/website/docusaurus.config.mts": "", "packages/api/README.md": ""}, "docusaurus", "packages/website", ".", "packages/website/docusaurus.config.mts"},
+		{map[string]string{"apps/docs/mkdocs.yml": "", "site/hugo.toml": ""}, "hugo", "site", "content", "site/hugo.toml"},
+		{map[string]string{"site/config/_default/hugo.yaml": "contentDir: pages\n"}, "hugo", "site", "pages", "site/config/_default/hugo.yaml"},
 	}
 	for _, tt := range tests {
 		root := testfs.Tree(t, tt.files)
