@@ -255,13 +255,21 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 	}
 	self := filepath.Join(root, filepath.FromSlash(lc.in.File))
 	if u, ok := ix.urls[self]; ok {
-		if f := s.lookup(ix, path.Join(u, pathPart)); f != "" {
-			return found(f)
-		}
+		urls := []string{path.Join(u, pathPart)}
 		if s.bareURLs {
 			// Served without its trailing slash, the page's URL is a file of its folder's.
-			if f := s.lookup(ix, path.Join(path.Dir(strings.TrimSuffix(u, "/")), pathPart)); f != "" {
+			urls = append(urls, path.Join(path.Dir(strings.TrimSuffix(u, "/")), pathPart))
+		}
+		for _, url := range urls {
+			if f := s.lookup(ix, url); f != "" {
 				return found(f)
+			}
+			// The URL may name a file the site serves as it is: a static file, or one of the content
+			// root's (a page bundle's resources, Hugo).
+			for _, d := range append(slices.Clone(s.static), s.root) {
+				if abs, st := exists(d, strings.TrimLeft(url, "/")); st == builtinPathFile {
+					return found(abs)
+				}
 			}
 		}
 	}

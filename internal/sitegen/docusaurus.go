@@ -38,12 +38,14 @@ var defaultInstances = []Instance{
 // DocusaurusInstances reads a docusaurus.config.{js,ts,mjs,...} text for the site's content plugin
 // instances: the classic preset's docs, blog and pages options (`docs: {path: "../docs",
 // routeBasePath: "/"}`, or `docs: false`) and each `["@docusaurus/plugin-content-docs", {id, path,
-// routeBasePath}]` among the plugins, the options written in place or as a variable the file assigns an
-// object literal to (`const docsOptions = {...}`, then `docs: docsOptions` or
-// `["@docusaurus/plugin-content-docs", docsOptions]`). It does not run the file, it reads its object literals: an
-// instance whose path or route is not a string literal (a variable, a call) is left out, and so is
-// what a syntax it does not follow hides (a regular expression holding a quote). An option the text
-// does not give keeps its default; a text that gives none (or no text) is every default instance.
+// routeBasePath}]` among the plugins. Options may be written in place or as a variable the file
+// assigns an object literal to (`const docsOptions = {...}`, then `docs: docsOptions` or
+// `[plugin, docsOptions]`).
+//
+// It does not run the file, it reads its object literals: an instance whose path or route is not a
+// string literal (a call, a condition) is left out, and so is what a syntax it does not follow hides
+// (a regular expression holding a quote). An option the text does not give keeps its default; a text
+// that gives none (or no text) is every default instance.
 func DocusaurusInstances(src []byte) []Instance {
 	sc := &jsScanner{src: src}
 	sc.scan()

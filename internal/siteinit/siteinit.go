@@ -49,7 +49,25 @@ var detectors = []struct {
 	name  string
 	match func(dir string) string
 }{
-	{"hugo", anyFile(sitegen.HugoConfigs...)},
+	{"hugo", func(dir string) string {
+		if f := anyFile(sitegen.HugoConfigs...)(dir); f != "" {
+			return f
+		}
+		// The older config.toml (.yaml, .json) is a Hugo site's when Hugo's folders stand beside it:
+		// content/ and one of archetypes/, layouts/, themes/ (many other tools keep a config.toml).
+		hugoish := func(names ...string) bool {
+			for _, n := range names {
+				if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.IsDir() {
+					return true
+				}
+			}
+			return false
+		}
+		if hugoish("content") && hugoish("archetypes", "layouts", "themes") {
+			return anyFile("config.toml", "config.yaml", "config.yml", "config.json")(dir)
+		}
+		return ""
+	}},
 	{"docusaurus", anyFile(sitegen.DocusaurusConfigs...)},
 	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
 	{"starlight", func(dir string) string {

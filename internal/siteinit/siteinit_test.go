@@ -53,6 +53,9 @@ func TestDetect(t *testing.T) {
 		{map[string]string{"packages/website/docusaurus.config.mts": "", "packages/api/README.md": ""}, "docusaurus", "packages/website", ".", "packages/website/docusaurus.config.mts"},
 		{map[string]string{"apps/docs/mkdocs.yml": "", "site/hugo.toml": ""}, "hugo", "site", "content", "site/hugo.toml"},
 		{map[string]string{"site/config/_default/hugo.yaml": "contentDir: pages\n"}, "hugo", "site", "pages", "site/config/_default/hugo.yaml"},
+		// The older config.toml, with Hugo's folders beside it; without them it says nothing.
+		{map[string]string{"daprdocs/config.toml": "", "daprdocs/content/_index.md": "", "daprdocs/layouts/x.html": ""}, "hugo", "daprdocs", "content", "daprdocs/config.toml"},
+		{map[string]string{"tool/config.toml": "", "tool/content/a.md": ""}, "github", "", "", ""},
 	}
 	for _, tt := range tests {
 		root := testfs.Tree(t, tt.files)
