@@ -320,7 +320,7 @@ func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url,
 	if !ok {
 		return
 	}
-	for _, m := range sitegen.ReadHugo(site).Mounts {
+	for _, m := range sitegen.ReadHugo(s.repo, site).Mounts {
 		src, err := repofs.Within(s.repo, site, filepath.FromSlash(m.Source))
 		if err != nil {
 			continue
@@ -343,20 +343,13 @@ func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url,
 type builtinFolder struct{ dir, prefix, kind string }
 
 // folders are a Docusaurus site's folders of pages: the content plugin instances its config names
-// (sitegen.DocusaurusInstances: docs, blog and src/pages unless it says otherwise, a folder beside the
+// (sitegen.ReadDocusaurus: docs, blog and src/pages unless it says otherwise, a folder beside the
 // site's as well, inside the repository), then every other top-level folder holding pages, served at
 // /FOLDER as a docs instance the config may name in a way evalgate cannot read.
 func (s *builtinSite) folders() []builtinFolder {
-	var config []byte
-	for _, n := range sitegen.DocusaurusConfigs {
-		if b, err := repofs.ReadFile(filepath.Join(s.root, n), sitegen.MaxConfig); err == nil {
-			config = b
-			break
-		}
-	}
 	var out []builtinFolder
 	taken := map[string]bool{}
-	for _, in := range sitegen.DocusaurusInstances(config) {
+	for _, in := range sitegen.ReadDocusaurus(s.repo, s.root) {
 		dir, err := repofs.Within(s.repo, s.root, filepath.FromSlash(in.Path))
 		if err != nil || taken[dir] {
 			continue // a folder outside the repository is none evalgate reads

@@ -19,6 +19,17 @@ var DocusaurusConfigs = []string{"docusaurus.config.ts", "docusaurus.config.js",
 // MaxConfig is the most of a generator's config file read (1 MiB); a larger one is read as none.
 const MaxConfig = 1 << 20
 
+// ReadDocusaurus is the content plugin instances of the Docusaurus site in dir, inside the repository
+// repo, as its config file says (DocusaurusInstances); without a readable one, the defaults.
+func ReadDocusaurus(repo, dir string) []Instance {
+	for _, name := range DocusaurusConfigs {
+		if b, ok := readConfig(repo, dir, name); ok {
+			return DocusaurusInstances(b)
+		}
+	}
+	return DocusaurusInstances(nil)
+}
+
 // Instance is one content plugin instance of a Docusaurus site: a folder of pages and the URL prefix
 // they are served at.
 type Instance struct {

@@ -35,12 +35,13 @@ type Hugo struct {
 // written), Target relative to content ("project/repo/AGENTS.md").
 type HugoMount struct{ Source, Target string }
 
-// ReadHugo reads the config of the Hugo site in dir; a site without a readable one has the defaults.
-func ReadHugo(dir string) Hugo {
+// ReadHugo reads the config of the Hugo site in dir, inside the repository repo; a site without a
+// readable one has the defaults.
+func ReadHugo(repo, dir string) Hugo {
 	h := Hugo{Content: "content"}
 	for _, name := range append(slices.Clone(HugoConfigs), "config.toml", "config.yaml", "config.yml", "config.json") {
-		b, err := repofs.ReadFile(filepath.Join(dir, filepath.FromSlash(name)), MaxConfig)
-		if err != nil {
+		b, ok := readConfig(repo, dir, name)
+		if !ok {
 			continue
 		}
 		var n *frontmatter.Node
@@ -98,6 +99,17 @@ func FindHugo(repo, root string) (string, bool) {
 			return "", false
 		}
 	}
+}
+
+// readConfig reads the config file name of the site in dir, a regular file inside the repository repo
+// (repofs: a symlink that leaves it, or enters .git, is none), up to MaxConfig.
+func readConfig(repo, dir, name string) ([]byte, bool) {
+	abs, err := repofs.Within(repo, dir, filepath.FromSlash(name))
+	if err != nil {
+		return nil, false
+	}
+	b, err := repofs.ReadFile(abs, MaxConfig)
+	return b, err == nil
 }
 
 // countMarkdown is how many Markdown files are under dir.

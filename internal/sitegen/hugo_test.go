@@ -1,6 +1,7 @@
 package sitegen
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestReadHugo(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			testfs.Write(t, dir, tt.files)
-			if diff := cmp.Diff(tt.want, ReadHugo(dir)); diff != "" {
+			if diff := cmp.Diff(tt.want, ReadHugo(dir, dir)); diff != "" {
 				t.Errorf("ReadHugo (-want +got):\n%s", diff)
 			}
 		})
@@ -53,5 +54,27 @@ func TestFindHugo(t *testing.T) {
 	}
 	if got, ok := FindHugo(repo, filepath.Join(repo, "other", "content")); ok {
 		t.Errorf("FindHugo = %q, want none", got)
+	}
+}
+
+// TestConfigOutside: a config file that is a symlink leaving the repository, or into .git, is read as
+// none: its paths never decide what is checked.
+func TestConfigOutside(t *testing.T) {
+	outside := t.TempDir()
+	testfs.Write(t, outside, map[string]string{"hugo.toml": "contentDir = \"elsewhere\"\n",
+		"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'elsewhere'}}]]}"})
+	repo := t.TempDir()
+	testfs.Write(t, repo, map[string]string{".git/config": "[core]\n"})
+	for name, target := range map[string]string{"hugo.toml": filepath.Join(outside, "hugo.toml"),
+		"docusaurus.config.js": filepath.Join(outside, "docusaurus.config.js"), "config.toml": filepath.Join(repo, ".git", "config")} {
+		if err := os.Symlink(target, filepath.Join(repo, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ReadHugo(repo, repo); got.Content != "content" {
+		t.Errorf("ReadHugo read a config outside: %+v", got)
+	}
+	if diff := cmp.Diff(DocusaurusInstances(nil), ReadDocusaurus(repo, repo)); diff != "" {
+		t.Errorf("ReadDocusaurus read a config outside (-want +got):\n%s", diff)
 	}
 }

@@ -122,7 +122,7 @@ func Detect(root, dir, force string) (*Site, error) {
 		}
 	}
 	siteDir := filepath.Join(root, filepath.FromSlash(s.Dir))
-	s.layout(siteDir)
+	s.layout(root, siteDir)
 	for _, d := range s.staticDirs() {
 		if fi, err := os.Stat(filepath.Join(siteDir, d)); err == nil && fi.IsDir() {
 			s.Static = append(s.Static, d)
@@ -170,9 +170,10 @@ func detectIn(dir, rel string) *Site {
 	return nil
 }
 
-// layout fills the content root, static folders and page globs from the generator's defaults and what
-// its config says (Hugo's contentDir and module mounts, MkDocs' docs_dir).
-func (s *Site) layout(dir string) {
+// layout fills the content root, static folders and page globs of the site in dir (inside the
+// repository root) from the generator's defaults and what its config says (Hugo's contentDir and
+// module mounts, Docusaurus' instances, MkDocs' docs_dir).
+func (s *Site) layout(root, dir string) {
 	md := func(root string) []string {
 		if root == "" || root == "." {
 			return []string{"**/*.md", "**/*.mdx"}
@@ -181,13 +182,13 @@ func (s *Site) layout(dir string) {
 	}
 	switch s.Generator {
 	case "hugo":
-		s.Root = sitegen.ReadHugo(dir).Content
+		s.Root = sitegen.ReadHugo(root, dir).Content
 		s.Pages = md(s.Root)
 	case "docusaurus":
 		s.Root = "."
 		// Docusaurus leaves out partials: _file.md and anything under _folder/.
 		s.Exclude = []string{"**/_*", "**/_*/**"}
-		for _, n := range s.instances(dir) {
+		for _, n := range s.instances(root, dir) {
 			s.Pages = append(s.Pages, md(n)...)
 			if strings.HasPrefix(n, "../") {
 				s.Exclude = append(s.Exclude, n+"/**/_*", n+"/**/_*/**")
@@ -212,16 +213,9 @@ func (s *Site) layout(dir string) {
 // plugin instances its config names (docs, blog and src/pages unless it says otherwise; a folder
 // beside the site's, as a monorepo keeps its docs, when it is inside the repository), then its other
 // top folders with Markdown (docs plugin instances the config may name in a way evalgate cannot read).
-func (s *Site) instances(dir string) []string {
-	var config []byte
-	for _, n := range sitegen.DocusaurusConfigs {
-		if b, err := repofs.ReadFile(filepath.Join(dir, n), sitegen.MaxConfig); err == nil {
-			config = b
-			break
-		}
-	}
+func (s *Site) instances(root, dir string) []string {
 	var out []string
-	for _, in := range sitegen.DocusaurusInstances(config) {
+	for _, in := range sitegen.ReadDocusaurus(root, dir) {
 		if p := path.Join(s.Dir, in.Path); p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, in.Path) {
 			continue // outside the repository
 		}

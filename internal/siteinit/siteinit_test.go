@@ -15,7 +15,8 @@ func TestConfigIsValid(t *testing.T) {
 	for _, gen := range Sites {
 		for _, dir := range []string{"", "site"} {
 			s := &Site{Generator: gen, Dir: dir, Evidence: "x"}
-			s.layout(t.TempDir())
+			tmp := t.TempDir()
+			s.layout(tmp, tmp)
 			s.Static = s.staticDirs()
 			s.Ignore = []Frequent{{Target: "g.x", Uses: 30, Pages: 9, ExampleFiles: []string{"a.md"}}}
 			text := s.Config()
