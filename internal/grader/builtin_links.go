@@ -218,6 +218,14 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		}
 		return lc.brokenSite(written, kind, "no such file in the site's directory"), nil
 	}
+	for _, a := range ix.aliases {
+		if rel, ok := strings.CutPrefix(pathPart, a.prefix); ok {
+			if abs, st := exists(a.dir, rel); st == builtinPathFile {
+				return found(abs)
+			}
+			return lc.brokenSite(written, kind, "no such file in "+a.prefix+"'s folder"), nil
+		}
+	}
 	pageFile := builtinPageExts[strings.ToLower(path.Ext(pathPart))]
 	abs, st := exists(lc.in.Dir, pathPart)
 	if (st == builtinPathFile || st == builtinPathDir) && (s.fileRelative || !pageFile || kind == "image") {

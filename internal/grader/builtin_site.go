@@ -191,7 +191,12 @@ type builtinSiteIndex struct {
 	dirs []string
 	// generated are the URL prefixes the site's instances serve pages at that no file holds.
 	generated []string
+	// aliases are the import aliases an Astro site's links may start with ("@assets/").
+	aliases []builtinAlias
 }
+
+// builtinAlias is an import alias and the absolute folder it names.
+type builtinAlias struct{ prefix, dir string }
 
 // key normalises a URL path for lookup: percent-decoded already, no trailing slash, no index.html or
 // .html, lowercased or slugged as the generator does.
@@ -307,6 +312,11 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			pages := filepath.Join(site, "src", "pages")
 			walk(pages, "", "astro")
 			ix.generated = append(ix.generated, builtinAstroRoutes(pages)...)
+			for _, a := range sitegen.ReadAliases(s.repo, site) {
+				if dir, err := repofs.Within(s.repo, site, filepath.FromSlash(a.Dir)); err == nil {
+					ix.aliases = append(ix.aliases, builtinAlias{prefix: a.Prefix, dir: dir})
+				}
+			}
 		}
 	}
 	return ix

@@ -78,3 +78,27 @@ func TestConfigOutside(t *testing.T) {
 		t.Errorf("ReadDocusaurus read a config outside (-want +got):\n%s", diff)
 	}
 }
+
+func TestReadAliases(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{"tsconfig.json": `{
+  // JSON with comments, as tsconfig is
+  "extends": "astro/tsconfigs/strict",
+  "compilerOptions": {
+    "baseUrl": ".",
+    "paths": {
+      "@components/*": ["src/components/*"],
+      "@assets/*": ["src/assets/*", "other/*"],
+      "~*": ["src/*"],
+      "@abs/*": ["/etc/*"],
+    },
+  },
+}`})
+	want := []Alias{{"@components/", "src/components"}, {"@assets/", "src/assets"}}
+	if diff := cmp.Diff(want, ReadAliases(dir, dir)); diff != "" {
+		t.Errorf("ReadAliases (-want +got):\n%s", diff)
+	}
+	if got := ReadAliases(dir, filepath.Join(dir, "none")); got != nil {
+		t.Errorf("no tsconfig: %v", got)
+	}
+}
