@@ -18,7 +18,6 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/shape"
-	"github.com/evalgate/evalgate/internal/sitegen"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -226,37 +225,6 @@ var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": tr
 // builtinReactPage are Docusaurus' React pages in src/pages, served like Markdown pages.
 var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
 
-// builtinAstroRoutes are the URL prefixes an Astro site's dynamic routes serve below (src/pages/tools/[name].astro
-// serves /tools/...); a dynamic route at the top ([...slug].astro) names none, or no URL would be checked.
-func builtinAstroRoutes(pages string) []string {
-	var out []string
-	_ = filepath.WalkDir(pages, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !builtinAstroPage[strings.ToLower(filepath.Ext(p))] && !builtinPageExts[strings.ToLower(filepath.Ext(p))] {
-			return nil
-		}
-		rel, err := filepath.Rel(pages, p)
-		if err != nil || !strings.Contains(rel, "[") {
-			return nil
-		}
-		var prefix []string
-		for _, seg := range strings.Split(filepath.ToSlash(rel), "/") {
-			if strings.Contains(seg, "[") {
-				break
-			}
-			prefix = append(prefix, seg)
-		}
-		if len(prefix) > 0 {
-			out = append(out, "/"+strings.Join(prefix, "/")+"/")
-		}
-		return nil
-	})
-	return out
-}
-
-// builtinAstroPage are the page files of an Astro site's src/pages besides Markdown (Astro docs:
-// basics/astro-pages); a dynamic route ([slug].astro) serves URLs no file names.
-var builtinAstroPage = map[string]bool{".astro": true, ".html": true}
-
 func (s *builtinSite) build() *builtinSiteIndex {
 	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}}
 	add := func(url, file string) {
@@ -308,91 +276,11 @@ func (s *builtinSite) build() *builtinSiteIndex {
 		if s.hugoMounts {
 			s.mounted(walk, add)
 		}
-		if site, ok := strings.CutSuffix(s.root, filepath.Join("src", "content", "docs")); ok && s.astroPages {
-			pages := filepath.Join(site, "src", "pages")
-			walk(pages, "", "astro")
-			ix.generated = append(ix.generated, builtinAstroRoutes(pages)...)
-			for _, a := range sitegen.ReadAliases(s.repo, site) {
-				if dir, err := repofs.Within(s.repo, site, filepath.FromSlash(a.Dir)); err == nil {
-					ix.aliases = append(ix.aliases, builtinAlias{prefix: a.Prefix, dir: dir})
-				}
-			}
+		if s.astroPages {
+			s.astro(ix, walk)
 		}
 	}
 	return ix
-}
-
-// mounted indexes the pages a Hugo site's config mounts into its content (sitegen.ReadHugo), from the
-// site folder above the content root: a folder's pages below the target's URL, a file at the target's.
-// A source outside the repository is none evalgate reads.
-func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url, file string)) {
-	site, ok := sitegen.FindHugo(s.repo, s.root)
-	if !ok {
-		return
-	}
-	for _, m := range sitegen.ReadHugo(s.repo, site).Mounts {
-		src, err := repofs.Within(s.repo, site, filepath.FromSlash(m.Source))
-		if err != nil {
-			continue
-		}
-		fi, err := os.Stat(src)
-		switch {
-		case err != nil:
-		case fi.IsDir():
-			walk(src, "/"+m.Target, "")
-		case fi.Mode().IsRegular() && builtinPageExts[strings.ToLower(filepath.Ext(src))]:
-			for _, u := range s.pageURLs("", "", m.Target, src) {
-				add(u, src)
-			}
-		}
-	}
-}
-
-// builtinFolder is a folder of a Docusaurus site's pages: the instance it is (docs, blog or pages) and
-// the URL prefix it is served at ("/docs", "" for the site root).
-type builtinFolder struct{ dir, prefix, kind string }
-
-// folders are a Docusaurus site's folders of pages: the content plugin instances its config names
-// (sitegen.ReadDocusaurus: docs, blog and src/pages unless it says otherwise, a folder beside the
-// site's as well, inside the repository), then every other top-level folder holding pages, served at
-// /FOLDER as a docs instance the config may name in a way evalgate cannot read.
-func (s *builtinSite) folders() []builtinFolder {
-	var out []builtinFolder
-	taken := map[string]bool{}
-	for _, in := range sitegen.ReadDocusaurus(s.repo, s.root) {
-		dir, err := repofs.Within(s.repo, s.root, filepath.FromSlash(in.Path))
-		if err != nil || taken[dir] {
-			continue // a folder outside the repository is none evalgate reads
-		}
-		prefix := ""
-		if in.Route != "" {
-			prefix = "/" + in.Route
-		}
-		out = append(out, builtinFolder{dir: dir, prefix: prefix, kind: in.Kind})
-		taken[dir] = true
-	}
-	entries, _ := os.ReadDir(s.root)
-	for _, e := range entries {
-		n := e.Name()
-		dir := filepath.Join(s.root, n)
-		if !e.IsDir() || taken[dir] || sitegen.NotInstance(n) {
-			continue
-		}
-		out = append(out, builtinFolder{dir: dir, prefix: "/" + n, kind: "docs"})
-	}
-	return out
-}
-
-// builtinGenerated are the URL prefixes an instance serves pages at that no file holds: a docs
-// instance's tag and category indexes, a blog's tag, author, archive and list pages.
-func builtinGenerated(f builtinFolder) []string {
-	switch f.kind {
-	case "docs":
-		return []string{f.prefix + "/tags", f.prefix + "/category/"}
-	case "blog":
-		return []string{f.prefix + "/tags", f.prefix + "/authors", f.prefix + "/archive", f.prefix + "/page/"}
-	}
-	return nil
 }
 
 // isIndex reports whether a file name is served at its directory's URL.
