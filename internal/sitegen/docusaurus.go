@@ -1,7 +1,8 @@
 // Package sitegen reads what a site generator's own configuration says about where its pages live, for
 // `evalgate init` and the site presets of tool:links (README "Links on real sites"): Docusaurus' content
-// plugin instances, Hugo's content root and module mounts. It reads config files as repofs reads any
-// file, and never runs one.
+// plugin instances, Hugo's content root and module mounts, an Astro site's import aliases. It reads a
+// config file only inside the repository, as repofs judges every path page or config text names, and
+// never runs one.
 package sitegen
 
 import (
