@@ -443,8 +443,9 @@ func builtinLocaleDir(root, name string) bool {
 
 // builtinIncludes matches what pulls other content into a page, whose ids a static check cannot see: Hugo
 // include shortcodes, pymdownx snippets, MDX imports of Markdown partials, MkDocs ::: directives
-// (mkdocstrings, mkdocs-click) that generate headings.
-var builtinIncludes = regexp.MustCompile(`\{\{[<%]-?\s*include\b|--8<--|(?m)^import\s+\w+\s+from\s+['"][^'"]+\.mdx?['"]|(?m)^:::[ \t]+\S`)
+// (mkdocstrings, mkdocs-click) that generate headings, and a line that is one Jinja expression
+// (mkdocs-macros: `{{ pydantic_settings }}`, `{{ render("x") }}`).
+var builtinIncludes = regexp.MustCompile(`\{\{[<%]-?\s*include\b|--8<--|(?m)^import\s+\w+\s+from\s+['"][^'"]+\.mdx?['"]|(?m)^:::[ \t]+\S|(?m)^[ \t]*\{\{\s*[A-Za-z_][\w.]*\s*(\([^\n]*\))?\s*\}\}[ \t]*$`)
 
 // builtinAttrID matches an attribute list's id anywhere in a page: "{#id}", "{ #id .class }" (Hugo block
 // attributes, MkDocs attr_list on any block).

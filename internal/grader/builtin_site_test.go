@@ -70,3 +70,28 @@ func TestPageURLs(t *testing.T) {
 		}
 	}
 }
+
+// TestBuiltinIncludes: what pulls other content into a page, so that an anchor not found in it is not
+// judged, and what does not.
+func TestBuiltinIncludes(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{{% include "partial.md" %}}`:            true,
+		`{{< include file="x.md" >}}`:             true,
+		"--8<-- \"snippets/usage.md\"":            true,
+		"import Partial from './_partial.mdx';":   true,
+		"::: mypackage.module":                    true,
+		"# Settings\n\n{{ pydantic_settings }}\n": true,
+		"  {{ render_table('x', 2) }}  ":          true,
+		"{{ a }} and more text on the line":       false,
+		"The value is {{ version }} today.":       false,
+		"{{< figure src=\"x.png\" >}}":            false,
+		"import React from 'react';":              false,
+		"::: tip":                                 true, // a directive all the same: lenient
+		"Text with ::: inside":                    false,
+		"```\n{{ not_a_macro_in_code }}\n```":     true, // code is not told apart: lenient
+	} {
+		if got := builtinIncludes.MatchString(src); got != want {
+			t.Errorf("builtinIncludes(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
