@@ -273,9 +273,13 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 				return found(f)
 			}
 			// The URL may name a file the site serves as it is: a static file, or one of the content
-			// root's (a page bundle's resources, Hugo).
+			// root's that is no page (a page bundle's resources, Hugo; a page file is served rendered).
 			for _, d := range append(slices.Clone(s.static), s.root) {
-				if abs, st := exists(d, strings.TrimLeft(url, "/")); st == builtinPathFile {
+				rel := strings.TrimLeft(url, "/")
+				if d == s.root && builtinPageExts[strings.ToLower(path.Ext(rel))] {
+					continue
+				}
+				if abs, st := exists(d, rel); st == builtinPathFile {
 					return found(abs)
 				}
 			}
