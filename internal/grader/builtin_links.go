@@ -268,13 +268,14 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 			// Served without its trailing slash, the page's URL is a file of its folder's.
 			urls = append(urls, path.Join(path.Dir(strings.TrimSuffix(u, "/")), pathPart))
 		}
+		// The URL may name a file the site serves as it is: a static file, or one of the content root's
+		// that is no page (a page bundle's resources, Hugo; a page file is served rendered).
+		served := append(slices.Clone(s.static), s.root)
 		for _, url := range urls {
 			if f := s.lookup(ix, url); f != "" {
 				return found(f)
 			}
-			// The URL may name a file the site serves as it is: a static file, or one of the content
-			// root's that is no page (a page bundle's resources, Hugo; a page file is served rendered).
-			for _, d := range append(slices.Clone(s.static), s.root) {
+			for _, d := range served {
 				rel := strings.TrimLeft(url, "/")
 				if d == s.root && builtinPageExts[strings.ToLower(path.Ext(rel))] {
 					continue

@@ -228,10 +228,24 @@ func builtinSlug(s string) string {
 // builtinSlugger de-duplicates slugs as GitHub does: the second "intro" is "intro-1", the third
 // "intro-2", skipping any slug already taken. With trim, a heading's text loses its white space at
 // either end first, as Hugo's heading ids do ("Doc-rooted sites <a id=x></a>" is doc-rooted-sites,
-// hugo/markup/goldmark autoid); GitHub keeps it (foo- for "Foo <a id=x></a>").
+// hugo/markup/goldmark autoid); GitHub keeps it (foo- for "Foo <a id=x></a>"). With shortcodes, a
+// heading holding Hugo shortcodes is also an anchor by its text without them (withoutShortcodes).
 type builtinSlugger struct {
-	trim bool
-	seen map[string]int
+	trim, shortcodes bool
+	seen             map[string]int
+}
+
+// builtinShortcode matches a Hugo shortcode call, {{< name >}} or {{% name %}}.
+var builtinShortcode = regexp.MustCompile(`\{\{[<%].*?[>%]\}\}`)
+
+// withoutShortcodes is the slug of a heading's text without its Hugo shortcodes, when the slugger
+// takes them out and the text holds one: what they render is unseen (an icon, mostly), so a link may
+// name the heading by the rest.
+func (s *builtinSlugger) withoutShortcodes(text string) (string, bool) {
+	if !s.shortcodes || !strings.Contains(text, "{{") {
+		return "", false
+	}
+	return builtinSlug(strings.TrimSpace(builtinShortcode.ReplaceAllString(text, ""))), true
 }
 
 func (s *builtinSlugger) slug(text string) string {
@@ -291,7 +305,11 @@ func builtinAnchors(doc ast.Node, src []byte, slugs *builtinSlugger) map[string]
 			if _, explicit := n.AttributeString("id"); explicit || slugs == nil {
 				break // its {#id} replaces the slug (builtinHeadingIDs adds it)
 			}
-			anchors[slugs.slug(builtinPlainText(n, src))] = true
+			text := builtinPlainText(n, src)
+			anchors[slugs.slug(text)] = true
+			if slug, ok := slugs.withoutShortcodes(text); ok {
+				anchors[slug] = true
+			}
 		case *ast.HTMLBlock:
 			var b bytes.Buffer
 			for i := 0; i < n.Lines().Len(); i++ {

@@ -74,7 +74,7 @@ type builtinPreset struct {
 	// src/pages, each file at its path (Starlight: a playground, a landing page).
 	astroPages bool
 	// generated are URL prefixes the generator serves pages at that no file holds; a Docusaurus site's
-	// come from its instances (builtinGenerated).
+	// come from its instances too (builtinGenerated), in the site's index.
 	generated []string
 	// siteAlias is a prefix naming the site directory in links (Docusaurus' @site/).
 	siteAlias string
@@ -188,7 +188,8 @@ type builtinSiteIndex struct {
 	// dirs are the folders whose page files are reachable by file path: a Docusaurus site's instances,
 	// none for the other presets (their root is the content).
 	dirs []string
-	// generated are the URL prefixes the site's instances serve pages at that no file holds.
+	// generated are the URL prefixes the site serves pages at that no file holds: the preset's, and
+	// its instances'.
 	generated []string
 	// aliases are the import aliases an Astro site's links may start with ("@assets/").
 	aliases []builtinAlias
@@ -226,7 +227,7 @@ var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": tr
 var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
 
 func (s *builtinSite) build() *builtinSiteIndex {
-	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}}
+	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}, generated: slices.Clone(s.generated)}
 	add := func(url, file string) {
 		k := s.key(url)
 		if _, taken := ix.pages[k]; !taken {
@@ -405,7 +406,7 @@ func builtinFrontmatter(abs string) *frontmatter.Node {
 
 // generatedURL reports whether the generator serves p without a file (README "Links on real sites").
 func (s *builtinSite) generatedURL(ix *builtinSiteIndex, p string) bool {
-	for _, g := range append(slices.Clone(s.generated), ix.generated...) {
+	for _, g := range ix.generated {
 		if p == strings.TrimSuffix(g, "/") || strings.HasPrefix(p, g) || strings.HasPrefix(p, g+"/") {
 			return true
 		}
@@ -471,20 +472,9 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	doc := builtinParseHeadings(src, s.headingIDs) // headings and HTML ids: no bare URL is an anchor
 	var slugs *builtinSlugger
 	if !s.mkdocsSlugs {
-		slugs = &builtinSlugger{trim: s.trimSlugs}
+		slugs = &builtinSlugger{trim: s.trimSlugs, shortcodes: s.shortcodeHeadings}
 	}
 	anchors := builtinAnchors(doc, src, slugs)
-	if s.shortcodeHeadings {
-		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if h, ok := n.(*ast.Heading); ok && entering {
-				if text := builtinPlainText(h, src); strings.Contains(text, "{{") {
-					anchors[builtinSlug(strings.TrimSpace(builtinShortcode.ReplaceAllString(text, "")))] = true
-				}
-				return ast.WalkSkipChildren, nil
-			}
-			return ast.WalkContinue, nil
-		})
-	}
 	if s.headingIDs || s.mkdocsSlugs {
 		builtinHeadingIDs(doc, src, anchors, s.mkdocsSlugs)
 	}
@@ -517,9 +507,6 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 	// GitHub includes nothing: only a generator pulls other content in.
 	return anchors, s.name != "github" && builtinIncludes.Match(raw)
 }
-
-// builtinShortcode matches a Hugo shortcode call, {{< name >}} or {{% name %}}.
-var builtinShortcode = regexp.MustCompile(`\{\{[<%].*?[>%]\}\}`)
 
 // builtinFootnote matches a footnote's definition, [^label]: at the start of a line.
 var builtinFootnote = regexp.MustCompile(`(?m)^ {0,3}\[\^([^\]\s]+)\]:`)

@@ -14,11 +14,17 @@ import (
 
 // HugoConfigs are the names of a Hugo site's config file that say a folder is a Hugo site: its root
 // config, or the config directory's default environment, in TOML, YAML or JSON (Hugo docs:
-// configuration/introduction). Hugo also reads an older config.toml (or .yaml, .json) at the root,
-// which ReadHugo reads too but detection does not trust: many other tools keep one.
+// configuration/introduction).
 var HugoConfigs = []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
 	"config/_default/hugo.toml", "config/_default/hugo.yaml", "config/_default/hugo.yml", "config/_default/hugo.json",
 	"config/_default/config.toml", "config/_default/config.yaml", "config/_default/config.yml", "config/_default/config.json"}
+
+// HugoOlderConfigs are the older names of a Hugo site's root config, which ReadHugo and FindHugo read
+// after HugoConfigs; alone they say little (many other tools keep a config.toml).
+var HugoOlderConfigs = []string{"config.toml", "config.yaml", "config.yml", "config.json"}
+
+// hugoAllConfigs are both, in the order they are read.
+var hugoAllConfigs = append(slices.Clone(HugoConfigs), HugoOlderConfigs...)
 
 // Hugo is what a Hugo site's config says of its content.
 type Hugo struct {
@@ -39,7 +45,7 @@ type HugoMount struct{ Source, Target string }
 // readable one has the defaults.
 func ReadHugo(repo, dir string) Hugo {
 	h := Hugo{Content: "content"}
-	for _, name := range append(slices.Clone(HugoConfigs), "config.toml", "config.yaml", "config.yml", "config.json") {
+	for _, name := range hugoAllConfigs {
 		b, ok := readConfig(repo, dir, name)
 		if !ok {
 			continue
@@ -90,7 +96,7 @@ func ReadHugo(repo, dir string) Hugo {
 // up to the repository's own, that holds a Hugo config file; false when there is none.
 func FindHugo(repo, root string) (string, bool) {
 	for dir := root; ; dir = filepath.Dir(dir) {
-		for _, name := range append(slices.Clone(HugoConfigs), "config.toml", "config.yaml", "config.json") {
+		for _, name := range hugoAllConfigs {
 			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); err == nil && fi.Mode().IsRegular() {
 				return dir, true
 			}

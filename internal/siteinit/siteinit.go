@@ -64,7 +64,7 @@ var detectors = []struct {
 			return false
 		}
 		if hugoish("content") && hugoish("archetypes", "layouts", "themes") {
-			return anyFile("config.toml", "config.yaml", "config.yml", "config.json")(dir)
+			return anyFile(sitegen.HugoOlderConfigs...)(dir)
 		}
 		return ""
 	}},
