@@ -55,6 +55,11 @@ func TestFindHugo(t *testing.T) {
 	if got, ok := FindHugo(repo, filepath.Join(repo, "other", "content")); ok {
 		t.Errorf("FindHugo = %q, want none", got)
 	}
+	// Every name ReadHugo reads, the older config.yml too.
+	testfs.Write(t, repo, map[string]string{"older/config.yml": "contentDir: pages\n", "older/pages/a.md": ""})
+	if got, ok := FindHugo(repo, filepath.Join(repo, "older", "pages")); !ok || got != filepath.Join(repo, "older") {
+		t.Errorf("FindHugo = %q, %v; want the folder of config.yml", got, ok)
+	}
 }
 
 // TestConfigOutside: a config file that is a symlink leaving the repository, or into .git, is read as
