@@ -22,7 +22,7 @@ const MaxConfig = 1 << 20
 // repo, as its config file says (DocusaurusInstances); without a readable one, the defaults.
 func ReadDocusaurus(repo, dir string) []Instance {
 	for _, name := range DocusaurusConfigs {
-		if b, ok := readConfig(repo, dir, name); ok {
+		if b, ok := ReadConfig(repo, dir, name); ok {
 			return DocusaurusInstances(b)
 		}
 	}

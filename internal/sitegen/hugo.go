@@ -46,7 +46,7 @@ type HugoMount struct{ Source, Target string }
 func ReadHugo(repo, dir string) Hugo {
 	h := Hugo{Content: "content"}
 	for _, name := range hugoAllConfigs {
-		b, ok := readConfig(repo, dir, name)
+		b, ok := ReadConfig(repo, dir, name)
 		if !ok {
 			continue
 		}
@@ -107,9 +107,9 @@ func FindHugo(repo, root string) (string, bool) {
 	}
 }
 
-// readConfig reads the config file name of the site in dir, a regular file inside the repository repo
+// ReadConfig reads the config file name of the site in dir, a regular file inside the repository repo
 // (repofs: a symlink that leaves it, or enters .git, is none), up to MaxConfig.
-func readConfig(repo, dir, name string) ([]byte, bool) {
+func ReadConfig(repo, dir, name string) ([]byte, bool) {
 	abs, err := repofs.Within(repo, dir, filepath.FromSlash(name))
 	if err != nil {
 		return nil, false

@@ -20,7 +20,7 @@ var (
 // ReadAliases reads the path aliases of the site in dir from its tsconfig.json (inside the repository
 // repo): the ones Astro's Markdown images resolve, as Vite does (Astro docs: guides/imports, aliases).
 func ReadAliases(repo, dir string) []Alias {
-	b, ok := readConfig(repo, dir, "tsconfig.json")
+	b, ok := ReadConfig(repo, dir, "tsconfig.json")
 	if !ok {
 		return nil
 	}

@@ -44,13 +44,14 @@ type Frequent struct {
 	ExampleFiles []string
 }
 
-// detectors recognise a generator in a folder, returning the file that says so.
+// detectors recognise a generator in the folder dir of the repository root, returning the file that
+// says so: a regular file inside the repository (a symlink that leaves it, or enters .git, says nothing).
 var detectors = []struct {
 	name  string
-	match func(dir string) string
+	match func(root, dir string) string
 }{
-	{"hugo", func(dir string) string {
-		if f := anyFile(sitegen.HugoConfigs...)(dir); f != "" {
+	{"hugo", func(root, dir string) string {
+		if f := anyFile(sitegen.HugoConfigs...)(root, dir); f != "" {
 			return f
 		}
 		// The older config.toml (.yaml, .json) is a Hugo site's when Hugo's folders stand beside it:
@@ -64,15 +65,15 @@ var detectors = []struct {
 			return false
 		}
 		if hugoish("content") && hugoish("archetypes", "layouts", "themes") {
-			return anyFile(sitegen.HugoOlderConfigs...)(dir)
+			return anyFile(sitegen.HugoOlderConfigs...)(root, dir)
 		}
 		return ""
 	}},
 	{"docusaurus", anyFile(sitegen.DocusaurusConfigs...)},
 	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
-	{"starlight", func(dir string) string {
+	{"starlight", func(root, dir string) string {
 		for _, n := range []string{"astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts"} {
-			if b, err := repofs.ReadFile(filepath.Join(dir, n), 1<<20); err == nil && bytes.Contains(b, []byte("@astrojs/starlight")) {
+			if b, ok := sitegen.ReadConfig(root, dir, n); ok && bytes.Contains(b, []byte("@astrojs/starlight")) {
 				return n
 			}
 		}
@@ -80,15 +81,28 @@ var detectors = []struct {
 	}},
 }
 
-func anyFile(names ...string) func(dir string) string {
-	return func(dir string) string {
+func anyFile(names ...string) func(root, dir string) string {
+	return func(root, dir string) string {
 		for _, n := range names {
-			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(n))); err == nil && fi.Mode().IsRegular() {
-				return n
+			if abs := filepath.Join(dir, filepath.FromSlash(n)); inside(root, abs) {
+				if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
+					return n
+				}
 			}
 		}
 		return ""
 	}
+}
+
+// inside says whether the file abs is inside the repository root once its symlinks are followed, and
+// not in .git (repofs.Within).
+func inside(root, abs string) bool {
+	rel, err := filepath.Rel(root, abs)
+	if err != nil {
+		return false
+	}
+	_, err = repofs.Within(root, root, rel)
+	return err == nil
 }
 
 // Detect finds the site of the repository at root, looking in dir (the working directory, inside
@@ -109,13 +123,13 @@ func Detect(root, dir, force string) (*Site, error) {
 		s = &Site{Generator: force, Dir: rel}
 		for _, d := range detectors {
 			if d.name == force {
-				s.Evidence = path.Join(rel, d.match(dir))
+				s.Evidence = path.Join(rel, d.match(root, dir))
 			}
 		}
 	} else {
-		s = detectIn(dir, rel)
+		s = detectIn(root, dir, rel)
 		if s == nil && rel == "" {
-			s = detectBelow(dir)
+			s = detectBelow(root)
 		}
 		if s == nil {
 			s = &Site{Generator: "github", Dir: rel}
@@ -128,16 +142,16 @@ func Detect(root, dir, force string) (*Site, error) {
 			s.Static = append(s.Static, d)
 		}
 	}
-	s.Ignore = frequentTargets(filepath.Join(root, filepath.FromSlash(s.Dir)), s)
+	s.Ignore = frequentTargets(root, siteDir, s)
 	return s, nil
 }
 
-// detectBelow looks for a site in the folders of the repository root dir (website/, docs/), then in
+// detectBelow looks for a site in the folders of the repository root (website/, docs/), then in
 // theirs (a monorepo's packages/website/), in name order; hidden folders and node_modules are passed over.
-func detectBelow(dir string) *Site {
+func detectBelow(root string) *Site {
 	folders := func(rel string) []string {
 		var out []string
-		entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(rel)))
+		entries, _ := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
 		for _, e := range entries {
 			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") && e.Name() != "node_modules" {
 				out = append(out, path.Join(rel, e.Name()))
@@ -147,13 +161,13 @@ func detectBelow(dir string) *Site {
 	}
 	top := folders("")
 	for _, rel := range top {
-		if s := detectIn(filepath.Join(dir, filepath.FromSlash(rel)), rel); s != nil {
+		if s := detectIn(root, filepath.Join(root, filepath.FromSlash(rel)), rel); s != nil {
 			return s
 		}
 	}
 	for _, parent := range top {
 		for _, rel := range folders(parent) {
-			if s := detectIn(filepath.Join(dir, filepath.FromSlash(rel)), rel); s != nil {
+			if s := detectIn(root, filepath.Join(root, filepath.FromSlash(rel)), rel); s != nil {
 				return s
 			}
 		}
@@ -161,9 +175,9 @@ func detectBelow(dir string) *Site {
 	return nil
 }
 
-func detectIn(dir, rel string) *Site {
+func detectIn(root, dir, rel string) *Site {
 	for _, d := range detectors {
-		if f := d.match(dir); f != "" {
+		if f := d.match(root, dir); f != "" {
 			return &Site{Generator: d.name, Dir: rel, Evidence: path.Join(rel, f)}
 		}
 	}
@@ -195,7 +209,7 @@ func (s *Site) layout(root, dir string) {
 			}
 		}
 	case "mkdocs":
-		s.Root = mkdocsDocsDir(dir)
+		s.Root = mkdocsDocsDir(root, dir)
 		s.Pages = md(s.Root)
 	case "starlight":
 		s.Root = "src/content/docs"
@@ -251,11 +265,11 @@ func hasMarkdown(dir string) bool {
 	return found
 }
 
-// mkdocsDocsDir is mkdocs.yml's docs_dir, default docs.
-func mkdocsDocsDir(dir string) string {
+// mkdocsDocsDir is the docs_dir of the mkdocs.yml in dir, default docs.
+func mkdocsDocsDir(root, dir string) string {
 	for _, name := range []string{"mkdocs.yml", "mkdocs.yaml"} {
-		b, err := repofs.ReadFile(filepath.Join(dir, name), 1<<20)
-		if err != nil {
+		b, ok := sitegen.ReadConfig(root, dir, name)
+		if !ok {
 			continue
 		}
 		// mkdocs.yml uses !!python tags the YAML reader refuses; docs_dir is a plain line.
@@ -280,8 +294,8 @@ var bareTarget = regexp.MustCompile(`\]\(([A-Za-z][A-Za-z0-9_-]*)\)`)
 // frequentTargets finds bare link targets that no file next to the page answers yet that at least 20
 // links on at least 5 pages use: a site convention (Hugo's docs write [term](g) for a glossary link
 // that their render hook builds), which init proposes to ignore, with the numbers, for a human to
-// confirm.
-func frequentTargets(dir string, s *Site) []Frequent {
+// confirm. The pages are those of the site in dir, inside the repository repo.
+func frequentTargets(repo, dir string, s *Site) []Frequent {
 	type count struct {
 		uses  int
 		pages map[string]bool
@@ -303,6 +317,9 @@ func frequentTargets(dir string, s *Site) []Frequent {
 		}
 		if ext := strings.ToLower(filepath.Ext(p)); ext != ".md" && ext != ".mdx" {
 			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 && !inside(repo, p) {
+			return nil // a symlink that leaves the repository, or enters .git, is no page of it
 		}
 		b, err := repofs.ReadFile(p, repofs.BodyLimit)
 		if err != nil {

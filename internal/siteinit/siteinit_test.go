@@ -1,6 +1,8 @@
 package siteinit
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -70,5 +72,59 @@ func TestDetect(t *testing.T) {
 	}
 	if _, err := Detect(t.TempDir(), filepath.Join(t.TempDir(), "x"), ""); err == nil {
 		t.Error("a working directory outside the repository is accepted")
+	}
+}
+
+// TestDetectOutside: a generator's config file, or a page, that is a symlink leaving the repository
+// or entering .git tells init nothing: no site is recognised by it, no docs_dir is read from it, no
+// link of it is counted.
+func TestDetectOutside(t *testing.T) {
+	outside := t.TempDir()
+	var page strings.Builder
+	for range 30 {
+		page.WriteString("[a](secretword)\n")
+	}
+	testfs.Write(t, outside, map[string]string{
+		"mkdocs.yml":       "docs_dir: secret\n",
+		"astro.config.mjs": "import starlight from '@astrojs/starlight'",
+		"page.md":          page.String(),
+	})
+	link := func(t *testing.T, root string, links map[string]string) {
+		for name, target := range links {
+			if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(name))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+
+	for name, target := range map[string]string{"mkdocs.yml": filepath.Join(outside, "mkdocs.yml"), "hugo.toml": ".git/config",
+		"site/astro.config.mjs": filepath.Join(outside, "astro.config.mjs")} {
+		root := testfs.Tree(t, map[string]string{".git/config": "docs_dir: git\n", "site/x.md": "", "pages/a.md": ""})
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(root, filepath.FromSlash(target))
+		}
+		link(t, root, map[string]string{name: target})
+		s, err := Detect(root, root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Generator != "github" || s.Evidence != "" {
+			t.Errorf("%s, a symlink to %s, was taken: %+v", name, target, s)
+		}
+	}
+
+	root := testfs.Tree(t, map[string]string{"mkdocs.yml": "site_name: x\n", "docs/index.md": ""})
+	var names []string
+	for i := range 6 {
+		name := fmt.Sprintf("docs/p%d.md", i)
+		names = append(names, name)
+		link(t, root, map[string]string{name: filepath.Join(outside, "page.md")})
+	}
+	s, err := Detect(root, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Generator != "mkdocs" || s.Root != "docs" || len(s.Ignore) != 0 {
+		t.Errorf("pages outside the repository (%v) were read: %+v", names, s)
 	}
 }
