@@ -6,8 +6,11 @@
 package sitegen
 
 import (
+	"encoding/json"
+	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // DocusaurusConfigs are the names of a Docusaurus site's config file, in the order Docusaurus looks for
@@ -19,14 +22,29 @@ var DocusaurusConfigs = []string{"docusaurus.config.ts", "docusaurus.config.js",
 const MaxConfig = 1 << 20
 
 // ReadDocusaurus is the content plugin instances of the Docusaurus site in dir, inside the repository
-// repo, as its config file says (DocusaurusInstances); without a readable one, the defaults.
+// repo, as its config file says (DocusaurusInstances; without a readable one, the defaults), then the
+// earlier versions of its docs instances (DocusaurusVersions). When a version is served at a docs
+// instance's route, the current version is served below it, at next (/docs/next).
 func ReadDocusaurus(repo, dir string) []Instance {
+	var out []Instance
 	for _, name := range DocusaurusConfigs {
 		if b, ok := ReadConfig(repo, dir, name); ok {
-			return DocusaurusInstances(b)
+			out = DocusaurusInstances(b)
+			break
 		}
 	}
-	return DocusaurusInstances(nil)
+	if out == nil {
+		out = DocusaurusInstances(nil)
+	}
+	var versions []Instance
+	for i, in := range out {
+		vs := DocusaurusVersions(repo, dir, in)
+		if slices.ContainsFunc(vs, func(v Instance) bool { return v.Route == in.Route }) {
+			out[i].Route = path.Join(in.Route, "next")
+		}
+		versions = append(versions, vs...)
+	}
+	return append(out, versions...)
 }
 
 // Instance is one content plugin instance of a Docusaurus site: a folder of pages and the URL prefix
@@ -35,6 +53,10 @@ type Instance struct {
 	Kind  string // "docs", "blog" or "pages"
 	Path  string // the folder, relative to the site folder, slash-separated and cleaned ("../docs")
 	Route string // the URL prefix, without slashes: "docs", or "" for the site root
+
+	ID          string // the instance's id option, "" when not given (the default instance)
+	LastVersion string // a docs instance's lastVersion option, "" when not given
+	Version     string // the name of the earlier version of a docs instance it is, "" for the current
 }
 
 // The instances of the classic preset when its config says nothing of them: plugin-content-docs, -blog
@@ -71,16 +93,69 @@ func DocusaurusInstances(src []byte) []Instance {
 		out = append(out, def)
 	}
 	for _, p := range sc.plugins {
-		if p.id == "" {
+		if p.ID == "" {
 			// The plugin's default instance, which a site gives as a plugin instead of through the
 			// preset: it takes the place of the preset's.
 			out = slices.DeleteFunc(out, func(in Instance) bool { return in.Kind == p.Kind })
 		}
-		if !slices.Contains(out, p.Instance) {
-			out = append(out, p.Instance)
+		if !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// DocusaurusVersions are the earlier versions of the docs instance in of the Docusaurus site in dir
+// (inside the repository repo), as the instance's versions file in the site folder names them
+// (versions.json; ID_versions.json for an instance with an id), each an instance of its own: the folder
+// versioned_docs/version-NAME (ID_versioned_docs/...) served at the instance's route and NAME, but for
+// the version served first (lastVersion, by default the file's first, the newest), which is served at
+// the route itself (plugin-content-docs versions/files.ts and version.ts). No versions file, or one
+// that is not a JSON array of names, is no versions. A version's own path option is not read.
+func DocusaurusVersions(repo, dir string, in Instance) []Instance {
+	if in.Kind != "docs" {
+		return nil
+	}
+	prefix := ""
+	if in.ID != "" && in.ID != "default" {
+		prefix = in.ID + "_"
+	}
+	b, ok := ReadConfig(repo, dir, prefix+"versions.json")
+	if !ok {
+		return nil
+	}
+	var names []string
+	if json.Unmarshal(b, &names) != nil {
+		return nil
+	}
+	first := in.LastVersion
+	for _, n := range names {
+		if first == "" && n != "current" {
+			first = n
+		}
+	}
+	var out []Instance
+	for _, n := range names {
+		if n == "current" || !versionName(n) {
+			continue
+		}
+		route := path.Join(in.Route, n)
+		if n == first {
+			route = in.Route
+		}
+		out = append(out, Instance{Kind: "docs", Path: prefix + "versioned_docs/version-" + n, Route: route, ID: in.ID, Version: n})
+	}
+	return out
+}
+
+// versionName says whether Docusaurus accepts n as a version's name: not blank, at most 32 characters,
+// no slash, backslash, <>:"|?* or control character, not . or .. (plugin-content-docs
+// versions/validation.ts).
+func versionName(n string) bool {
+	if strings.TrimSpace(n) == "" || utf8.RuneCountInString(n) > 32 || n == "." || n == ".." {
+		return false
+	}
+	return !strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || strings.ContainsRune(`/\<>:"|?*`, r) })
 }
 
 // NotInstance reports whether a top folder of a Docusaurus site is no instance whatever it holds: a
@@ -115,25 +190,17 @@ func (sc *jsScanner) resolve() {
 		if f == nil {
 			continue
 		}
-		_, hasPath := f.strs["path"]
-		_, hasRoute := f.strs["routeBasePath"]
 		if in, ok := instanceOf(r.kind, f); !ok {
 			sc.preset[r.kind] = nil
-		} else if hasPath || hasRoute {
+		} else if placed(f) {
 			sc.preset[r.kind] = &in
 		}
 	}
 	for _, r := range sc.pluginRefs {
 		if f := sc.vars[r.name]; f != nil {
 			if in, ok := instanceOf(r.kind, f); ok {
-				sc.plugins = append(sc.plugins, plugin{Instance: in, id: f.strs["id"]})
+				sc.plugins = append(sc.plugins, in)
 			}
 		}
 	}
-}
-
-// plugin is an instance given in plugins, with its id ("" for the default instance).
-type plugin struct {
-	Instance
-	id string
 }

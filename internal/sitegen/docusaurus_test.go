@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 var (
@@ -56,7 +58,7 @@ const config: Config = {
   themeConfig: {docs: {sidebar: {hideable: true}}, navbar: {items: [{to: '/docs', label: "a ' quote"}]}},
 };
 export default config;`, []Instance{{Kind: "docs", Path: "guides", Route: "guides"}, blog, pages,
-			{Kind: "docs", Path: "community", Route: "community"}, {Kind: "blog", Path: "changelog", Route: "changelog"}}},
+			{Kind: "docs", Path: "community", Route: "community", ID: "community"}, {Kind: "blog", Path: "changelog", Route: "changelog", ID: "changelog"}}},
 		{"options assigned to variables, as a monorepo's TypeScript config writes them", `
 import type {Options as PluginContentDocsOptions} from '@docusaurus/plugin-content-docs';
 const presetClassicOptions: PresetClassicOptions = {
@@ -74,10 +76,12 @@ const isProd = a === b, arrow = () => ({path: 'not-options'});
 export default {
   plugins: [['@docusaurus/plugin-content-docs', pluginContentDocsOptions], ['@docusaurus/plugin-content-docs', missing]],
   presets: [['classic', presetClassicOptions]],
-};`, []Instance{{Kind: "docs", Path: "../eslint-plugin/docs/rules", Route: "rules"}, {Kind: "blog", Path: "news", Route: "news"}, pages,
-			{Kind: "docs", Path: "../../docs", Route: ""}}},
+};`, []Instance{{Kind: "docs", Path: "../eslint-plugin/docs/rules", Route: "rules", ID: "rules-docs"}, {Kind: "blog", Path: "news", Route: "news"}, pages,
+			{Kind: "docs", Path: "../../docs", Route: "", ID: "base-docs"}}},
 		{"the docs plugin without the preset", `module.exports = {plugins: [["@docusaurus/plugin-content-docs", {path: "content"}]]}`,
 			[]Instance{blog, pages, {Kind: "docs", Path: "content", Route: "docs"}}},
+		{"lastVersion alone keeps the default place", `module.exports = {presets: [['classic', {docs: {lastVersion: 'current', sidebarPath: './sidebars.js'}}]]}`,
+			[]Instance{{Kind: "docs", Path: "docs", Route: "docs", LastVersion: "current"}, blog, pages}},
 		{"a path the text does not spell out", `module.exports = {presets: [['classic', {docs: {path: path.resolve(__dirname, '../docs')}}]]}`,
 			[]Instance{blog, pages}},
 		{"a route behind a condition", `module.exports = {presets: [['classic', {docs: {routeBasePath: prod ? '/' : 'docs'}}]]}`,
@@ -147,6 +151,58 @@ func TestNotInstance(t *testing.T) {
 	} {
 		if got := NotInstance(name); got != want {
 			t.Errorf("NotInstance(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+// TestDocusaurusVersions: a docs instance's versions file names its earlier versions, each served at
+// the route and its name but for the one served first; an instance with an id has its own file; a name
+// Docusaurus refuses, or a file that is no list of names, gives none.
+func TestDocusaurusVersions(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{
+		"versions.json":           `["30.4", "30.0", "29.7"]`,
+		"community_versions.json": `["current", "2.x", "../up", "a/b", "", "1.x"]`,
+		"api_versions.json":       `{"1.0": true}`,
+	})
+	v := func(path, route, id string) Instance {
+		return Instance{Kind: "docs", Path: path, Route: route, ID: id, Version: strings.TrimPrefix(path[strings.LastIndex(path, "/")+1:], "version-")}
+	}
+	tests := []struct {
+		name string
+		in   Instance
+		want []Instance
+	}{
+		{"the first version at the route", docs,
+			[]Instance{v("versioned_docs/version-30.4", "docs", ""), v("versioned_docs/version-30.0", "docs/30.0", ""), v("versioned_docs/version-29.7", "docs/29.7", "")}},
+		{"docs at the site root", Instance{Kind: "docs", Path: "../docs", Route: ""},
+			[]Instance{v("versioned_docs/version-30.4", "", ""), v("versioned_docs/version-30.0", "30.0", ""), v("versioned_docs/version-29.7", "29.7", "")}},
+		{"lastVersion current: every version at its name", Instance{Kind: "docs", Path: "docs", Route: "docs", LastVersion: "current"},
+			[]Instance{v("versioned_docs/version-30.4", "docs/30.4", ""), v("versioned_docs/version-30.0", "docs/30.0", ""), v("versioned_docs/version-29.7", "docs/29.7", "")}},
+		{"lastVersion an older one", Instance{Kind: "docs", Path: "docs", Route: "docs", LastVersion: "30.0"},
+			[]Instance{v("versioned_docs/version-30.4", "docs/30.4", ""), v("versioned_docs/version-30.0", "docs", ""), v("versioned_docs/version-29.7", "docs/29.7", "")}},
+		{"an instance's own file; names Docusaurus refuses are left out", Instance{Kind: "docs", Path: "community", Route: "community", ID: "community"},
+			[]Instance{v("community_versioned_docs/version-2.x", "community", "community"), v("community_versioned_docs/version-1.x", "community/1.x", "community")}},
+		{"no list of names", Instance{Kind: "docs", Path: "api", Route: "api", ID: "api"}, nil},
+		{"no versions file", Instance{Kind: "docs", Path: "guides", Route: "guides", ID: "guides"}, nil},
+		{"a blog has no versions", blog, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, DocusaurusVersions(dir, dir, tt.in)); diff != "" {
+				t.Errorf("versions (-want +got):\n%s", diff)
+			}
+		})
+	}
+	next := docs
+	next.Route = "docs/next" // the newest version is served at /docs
+	want := append([]Instance{next, blog, pages}, tests[0].want...)
+	if diff := cmp.Diff(want, ReadDocusaurus(dir, dir)); diff != "" {
+		t.Errorf("ReadDocusaurus: the instances, then the versions (-want +got):\n%s", diff)
+	}
+	for name, ok := range map[string]bool{"1.0.0": true, "next beta": true, " ": false, "a:b": false, "x\ty": false,
+		strings.Repeat("9", 32): true, strings.Repeat("9", 33): false, "..": false, `a\b`: false} {
+		if versionName(name) != ok {
+			t.Errorf("versionName(%q) = %v", name, !ok)
 		}
 	}
 }

@@ -67,11 +67,13 @@ func TestFindHugo(t *testing.T) {
 func TestConfigOutside(t *testing.T) {
 	outside := t.TempDir()
 	testfs.Write(t, outside, map[string]string{"hugo.toml": "contentDir = \"elsewhere\"\n",
-		"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'elsewhere'}}]]}"})
+		"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: 'elsewhere'}}]]}",
+		"versions.json":        `["1.0"]`})
 	repo := t.TempDir()
 	testfs.Write(t, repo, map[string]string{".git/config": "[core]\n"})
 	for name, target := range map[string]string{"hugo.toml": filepath.Join(outside, "hugo.toml"),
-		"docusaurus.config.js": filepath.Join(outside, "docusaurus.config.js"), "config.toml": filepath.Join(repo, ".git", "config")} {
+		"docusaurus.config.js": filepath.Join(outside, "docusaurus.config.js"), "config.toml": filepath.Join(repo, ".git", "config"),
+		"versions.json": filepath.Join(outside, "versions.json")} {
 		if err := os.Symlink(target, filepath.Join(repo, name)); err != nil {
 			t.Fatal(err)
 		}

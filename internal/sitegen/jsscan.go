@@ -19,7 +19,7 @@ type jsScanner struct {
 	// preset holds what the text gave for the preset's docs, blog and pages: an instance, or nil for
 	// false or for an instance it cannot read.
 	preset  map[string]*Instance
-	plugins []plugin
+	plugins []Instance
 	depth   int // template literal nesting
 
 	// Variables: the objects assigned to a name, and the options given by name (`docs: docsOptions`,
@@ -305,12 +305,10 @@ func (sc *jsScanner) object(f *jsFrame) {
 		return
 	}
 	in, ok := instanceOf(kind, f)
-	_, hasPath := f.strs["path"]
-	_, hasRoute := f.strs["routeBasePath"]
 	switch {
 	case fromPlugin:
 		if ok {
-			sc.plugins = append(sc.plugins, plugin{Instance: in, id: f.strs["id"]})
+			sc.plugins = append(sc.plugins, in)
 		}
 	case !ok:
 		// The preset's instance is somewhere the text does not say: it is left out, unless an
@@ -318,11 +316,21 @@ func (sc *jsScanner) object(f *jsFrame) {
 		if _, given := sc.preset[kind]; !given {
 			sc.preset[kind] = nil
 		}
-	case hasPath || hasRoute:
+	case placed(f):
 		sc.preset[kind] = &in
 	}
-	// An object of that name without either (the preset's docs with only a sidebarPath, or
+	// An object of that name without any (the preset's docs with only a sidebarPath, or
 	// themeConfig.docs, the sidebar's options) leaves the instance as it was.
+}
+
+// placed says whether the options f say where an instance is, or which version of it is served first.
+func placed(f *jsFrame) bool {
+	for _, k := range []string{"path", "routeBasePath", "id", "lastVersion"} {
+		if _, ok := f.strs[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // instanceOf is the instance the object f gives, or false when its path or route is not a string.
@@ -345,6 +353,7 @@ func instanceOf(kind string, f *jsFrame) (Instance, bool) {
 	if r, ok := f.strs["routeBasePath"]; ok {
 		in.Route = strings.Trim(path.Clean("/"+r), "/")
 	}
+	in.ID, in.LastVersion = f.strs["id"], f.strs["lastVersion"]
 	return in, true
 }
 

@@ -225,16 +225,21 @@ func (s *Site) layout(root, dir string) {
 
 // instances are a Docusaurus site's folders holding pages, relative to the site folder: the content
 // plugin instances its config names (docs, blog and src/pages unless it says otherwise; a folder
-// beside the site's, as a monorepo keeps its docs, when it is inside the repository), then its other
-// top folders with Markdown (docs plugin instances the config may name in a way evalgate cannot read).
+// beside the site's, as a monorepo keeps its docs, when it is inside the repository) and the folder of
+// their earlier versions (versioned_docs), then its other top folders with Markdown (docs plugin
+// instances the config may name in a way evalgate cannot read).
 func (s *Site) instances(root, dir string) []string {
 	var out []string
 	for _, in := range sitegen.ReadDocusaurus(root, dir) {
-		if p := path.Join(s.Dir, in.Path); p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, in.Path) {
+		folder := in.Path
+		if in.Version != "" {
+			folder = path.Dir(folder) // versioned_docs, one folder for every version
+		}
+		if p := path.Join(s.Dir, folder); p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, folder) {
 			continue // outside the repository
 		}
-		if hasMarkdown(filepath.Join(dir, filepath.FromSlash(in.Path))) {
-			out = append(out, in.Path)
+		if hasMarkdown(filepath.Join(dir, filepath.FromSlash(folder))) {
+			out = append(out, folder)
 		}
 	}
 	entries, _ := os.ReadDir(dir)
