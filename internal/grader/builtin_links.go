@@ -275,6 +275,9 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 			if f := s.lookup(ix, url); f != "" {
 				return found(f)
 			}
+			if s.generatedURL(ix, url) {
+				return nil, nil
+			}
 			for _, d := range served {
 				rel := strings.TrimLeft(url, "/")
 				if d == s.root && builtinPageExts[strings.ToLower(path.Ext(rel))] {

@@ -191,6 +191,9 @@ type builtinSiteIndex struct {
 	// generated are the URL prefixes the site serves pages at that no file holds: the preset's, and
 	// its instances'.
 	generated []string
+	// indexes are the URL keys of single pages the site generates from metadata: a Docusaurus
+	// category's index with a slug of its own.
+	indexes map[string]bool
 	// aliases are the import aliases an Astro site's links may start with ("@assets/").
 	aliases []builtinAlias
 }
@@ -227,7 +230,8 @@ var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": tr
 var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
 
 func (s *builtinSite) build() *builtinSiteIndex {
-	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}, generated: slices.Clone(s.generated)}
+	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}, generated: slices.Clone(s.generated),
+		indexes: map[string]bool{}}
 	add := func(url, file string) {
 		k := s.key(url)
 		if _, taken := ix.pages[k]; !taken {
@@ -246,6 +250,17 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			if d.IsDir() {
 				if p != dir && (strings.HasPrefix(name, ".") || name == "node_modules") {
 					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if _, err := repofs.Within(s.repo, filepath.Dir(p), name); err != nil {
+					return nil // a symlink that leaves the repository, or enters .git, is no file of the site
+				}
+			}
+			if kind == "docs" && builtinCategoryFiles[name] {
+				if slug := builtinCategorySlug(p); slug != "" {
+					ix.indexes[s.key(path.Join("/", prefix, slug))] = true
 				}
 				return nil
 			}
@@ -390,6 +405,36 @@ func stripNumberPrefix(s string) string {
 	return s
 }
 
+// builtinCategoryFiles are the names of a Docusaurus docs folder's category metadata.
+var builtinCategoryFiles = map[string]bool{"_category_.json": true, "_category_.yml": true, "_category_.yaml": true}
+
+// builtinCategorySlug is the URL of the index page Docusaurus generates for a docs folder whose
+// category metadata (_category_.json or .yml) asks for one with a slug of its own (`link: {type:
+// generated-index, slug: /get-started}`), relative to its version's URL; or "" (the default
+// /category/LABEL is generated already, builtinGenerated). A slug is relative to the version however
+// it is written (plugin-content-docs sidebars/postProcessor.ts).
+func builtinCategorySlug(abs string) string {
+	src, err := repofs.ReadFile(abs, frontmatter.MaxSize)
+	if err != nil {
+		return ""
+	}
+	var root *frontmatter.Node
+	if strings.HasSuffix(abs, ".json") {
+		root, _ = frontmatter.ParseJSON(src, 1)
+	} else {
+		root, _ = frontmatter.ParseYAML(src, 1)
+	}
+	link := root.Get("link")
+	if link == nil {
+		return ""
+	}
+	typ, slug := link.Value.Get("type"), link.Value.Get("slug")
+	if typ == nil || typ.Value.Text != "generated-index" || slug == nil || slug.Value.Kind != frontmatter.String {
+		return ""
+	}
+	return strings.Trim(slug.Value.Text, "/")
+}
+
 // builtinFrontmatter parses a page's frontmatter, or nil.
 func builtinFrontmatter(abs string) *frontmatter.Node {
 	src, err := repofs.ReadFile(abs, frontmatter.MaxSize+64)
@@ -406,6 +451,9 @@ func builtinFrontmatter(abs string) *frontmatter.Node {
 
 // generatedURL reports whether the generator serves p without a file (README "Links on real sites").
 func (s *builtinSite) generatedURL(ix *builtinSiteIndex, p string) bool {
+	if ix.indexes[s.key(p)] {
+		return true
+	}
 	for _, g := range ix.generated {
 		if p == strings.TrimSuffix(g, "/") || strings.HasPrefix(p, g) || strings.HasPrefix(p, g+"/") {
 			return true

@@ -1,6 +1,8 @@
 package grader
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -93,5 +95,33 @@ func TestBuiltinIncludes(t *testing.T) {
 		if got := builtinIncludes.MatchString(src); got != want {
 			t.Errorf("builtinIncludes(%q) = %v, want %v", src, got, want)
 		}
+	}
+}
+
+// TestBuiltinCategorySlug: a Docusaurus category's metadata names the URL of its generated index only
+// when it asks for a generated index with a slug; anything else, malformed text included, names none.
+func TestBuiltinCategorySlug(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ name, text, want string }{
+		{"_category_.json", `{"label": "Guides", "link": {"type": "generated-index", "slug": "/get-started/"}}`, "get-started"},
+		{"_category_.yml", "link:\n  type: generated-index\n  slug: tools/all # relative, still below the version\n", "tools/all"},
+		{"_category_.yaml", "link: {type: generated-index}\n", ""}, // /category/LABEL, generated already
+		{"_category_.json", `{"link": {"type": "doc", "id": "intro", "slug": "/x"}}`, ""},
+		{"_category_.json", `{"link": {"type": "generated-index", "slug": 3}}`, ""},
+		{"_category_.json", `{"link": "generated-index"}`, ""},
+		{"_category_.json", `{"link": {"type": "generated-index", "slug": "/x"`, ""},
+		{"_category_.yml", "link: [: bad\n", ""},
+		{"_category_.yml", "\xff\xfe\x00binary", ""},
+	} {
+		p := filepath.Join(dir, tt.name)
+		if err := os.WriteFile(p, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := builtinCategorySlug(p); got != tt.want {
+			t.Errorf("%s %q: slug %q, want %q", tt.name, tt.text, got, tt.want)
+		}
+	}
+	if got := builtinCategorySlug(filepath.Join(dir, "none.json")); got != "" {
+		t.Errorf("no file: slug %q", got)
 	}
 }

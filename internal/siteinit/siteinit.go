@@ -84,7 +84,7 @@ var detectors = []struct {
 func anyFile(names ...string) func(root, dir string) string {
 	return func(root, dir string) string {
 		for _, n := range names {
-			if abs := filepath.Join(dir, filepath.FromSlash(n)); inside(root, abs) {
+			if abs, err := repofs.Within(root, dir, filepath.FromSlash(n)); err == nil {
 				if fi, err := os.Stat(abs); err == nil && fi.Mode().IsRegular() {
 					return n
 				}
@@ -92,17 +92,6 @@ func anyFile(names ...string) func(root, dir string) string {
 		}
 		return ""
 	}
-}
-
-// inside says whether the file abs is inside the repository root once its symlinks are followed, and
-// not in .git (repofs.Within).
-func inside(root, abs string) bool {
-	rel, err := filepath.Rel(root, abs)
-	if err != nil {
-		return false
-	}
-	_, err = repofs.Within(root, root, rel)
-	return err == nil
 }
 
 // Detect finds the site of the repository at root, looking in dir (the working directory, inside
@@ -323,8 +312,10 @@ func frequentTargets(repo, dir string, s *Site) []Frequent {
 		if ext := strings.ToLower(filepath.Ext(p)); ext != ".md" && ext != ".mdx" {
 			return nil
 		}
-		if d.Type()&fs.ModeSymlink != 0 && !inside(repo, p) {
-			return nil // a symlink that leaves the repository, or enters .git, is no page of it
+		if d.Type()&fs.ModeSymlink != 0 {
+			if _, err := repofs.Within(repo, filepath.Dir(p), d.Name()); err != nil {
+				return nil // a symlink that leaves the repository, or enters .git, is no page of it
+			}
 		}
 		b, err := repofs.ReadFile(p, repofs.BodyLimit)
 		if err != nil {
