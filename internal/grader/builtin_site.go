@@ -82,6 +82,8 @@ type builtinPreset struct {
 	themeFiles []string
 	// frontmatter keys that change or add a page's URLs.
 	slugKey, urlKey, aliasesKey, idKey bool
+	// includes matches what pulls other content into a page (its ids unseen), or nil.
+	includes *regexp.Regexp
 }
 
 var builtinPresets = map[string]*builtinPreset{
@@ -89,14 +91,14 @@ var builtinPresets = map[string]*builtinPreset{
 		headingIDs: true, trimSlugs: true, shortcodeHeadings: true, hugoMounts: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true,
 		// The default taxonomies' list and term pages, the sitemap and the home RSS feed (Hugo docs:
 		// content-management/taxonomies, templates/sitemap, templates/rss).
-		generated: []string{"/tags/", "/categories/", "/sitemap.xml", "/index.xml"}},
+		generated: []string{"/tags/", "/categories/", "/sitemap.xml", "/index.xml"}, includes: builtinHugoIncludes},
 	"docusaurus": {root: ".", static: []string{"static"}, indexNames: []string{"index", "readme", "README"},
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, bareURLs: true, instances: true, slugKey: true, idKey: true,
-		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/"},
+		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/", includes: builtinMDXIncludes},
 	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true, footnoteIDs: true,
-		fileRelative: true, themeFiles: []string{"img/favicon.ico"}},
+		fileRelative: true, themeFiles: []string{"img/favicon.ico"}, includes: builtinMkDocsIncludes},
 	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
-		indexNames: []string{"index"}, localeFallback: true, astroPages: true, slugKey: true},
+		indexNames: []string{"index"}, localeFallback: true, astroPages: true, slugKey: true, includes: builtinMDXIncludes},
 }
 
 // builtinSite is a resolved site: its preset and its absolute directories.
@@ -490,11 +492,17 @@ func builtinLocaleDir(root, name string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// builtinIncludes matches what pulls other content into a page, whose ids a static check cannot see: Hugo
-// include shortcodes, pymdownx snippets, MDX imports of Markdown partials, MkDocs ::: directives
-// (mkdocstrings, mkdocs-click) that generate headings, and a line that is one Jinja expression
-// (mkdocs-macros: `{{ pydantic_settings }}`, `{{ render("x") }}`).
-var builtinIncludes = regexp.MustCompile(`\{\{[<%]-?\s*include\b|--8<--|(?m)^import\s+\w+\s+from\s+['"][^'"]+\.mdx?['"]|(?m)^:::[ \t]+\S|(?m)^[ \t]*\{\{\s*[A-Za-z_][\w.]*\s*(\([^\n]*\))?\s*\}\}[ \t]*$`)
+// What pulls other content into a page, whose ids a static check cannot see, by generator: Hugo's
+// include and readfile shortcodes (Hugo's docs, Docsy); an MDX import of a Markdown partial
+// (Docusaurus, Starlight); for MkDocs, pymdownx snippets, ::: directives (mkdocstrings, mkdocs-click)
+// that generate headings, and mkdocs-macros' Jinja: a line that is one expression (`{{
+// pydantic_settings }}`, `{{ render("x") }}`) or an include. A generator's syntax in another's page is
+// text (a Docusaurus `::: tip` admonition pulls nothing in).
+var (
+	builtinHugoIncludes   = regexp.MustCompile(`\{\{[<%]-?\s*(include|readfile)\b`)
+	builtinMDXIncludes    = regexp.MustCompile(`(?m)^import\s+\w+\s+from\s+['"][^'"]+\.mdx?['"]`)
+	builtinMkDocsIncludes = regexp.MustCompile(`--8<--|(?m)^:::[ \t]+\S|(?m)^[ \t]*\{\{\s*[A-Za-z_][\w.]*\s*(\([^\n]*\))?\s*\}\}[ \t]*$|\{%-?\s*include\b`)
+)
 
 // builtinAttrID matches an attribute list's id anywhere in a page: "{#id}", "{ #id .class }" (Hugo block
 // attributes, MkDocs attr_list on any block).
@@ -553,7 +561,7 @@ func (s *builtinSite) anchors(src, raw []byte) (map[string]bool, bool) {
 		}
 	}
 	// GitHub includes nothing: only a generator pulls other content in.
-	return anchors, s.name != "github" && builtinIncludes.Match(raw)
+	return anchors, s.includes != nil && s.includes.Match(raw)
 }
 
 // builtinFootnote matches a footnote's definition, [^label]: at the start of a line.

@@ -73,27 +73,37 @@ func TestPageURLs(t *testing.T) {
 	}
 }
 
-// TestBuiltinIncludes: what pulls other content into a page, so that an anchor not found in it is not
-// judged, and what does not.
+// TestBuiltinIncludes: what pulls other content into a page of each generator, so that an anchor not
+// found in it is not judged, and what does not; one generator's syntax is text on another's pages.
 func TestBuiltinIncludes(t *testing.T) {
-	for src, want := range map[string]bool{
-		`{{% include "partial.md" %}}`:            true,
-		`{{< include file="x.md" >}}`:             true,
-		"--8<-- \"snippets/usage.md\"":            true,
-		"import Partial from './_partial.mdx';":   true,
-		"::: mypackage.module":                    true,
-		"# Settings\n\n{{ pydantic_settings }}\n": true,
-		"  {{ render_table('x', 2) }}  ":          true,
-		"{{ a }} and more text on the line":       false,
-		"The value is {{ version }} today.":       false,
-		"{{< figure src=\"x.png\" >}}":            false,
-		"import React from 'react';":              false,
-		"::: tip":                                 true, // a directive all the same: lenient
-		"Text with ::: inside":                    false,
-		"```\n{{ not_a_macro_in_code }}\n```":     true, // code is not told apart: lenient
+	for _, tt := range []struct {
+		site, src string
+		want      bool
+	}{
+		{"hugo", `{{% include "partial.md" %}}`, true},
+		{"hugo", `{{< include file="x.md" >}}`, true},
+		{"hugo", `{{% readfile file="/includes/install.md" %}}`, true}, // Docsy
+		{"hugo", `{{< figure src="x.png" >}}`, false},
+		{"hugo", "--8<-- \"snippets/usage.md\"", false},
+		{"docusaurus", "import Partial from './_partial.mdx';", true},
+		{"starlight", "import Setup from '../../partials/setup.md';", true},
+		{"docusaurus", "import React from 'react';", false},
+		{"docusaurus", "::: tip\n\nAn admonition.\n\n:::", false},
+		{"starlight", "{{% include \"x.md\" %}}", false},
+		{"mkdocs", "--8<-- \"snippets/usage.md\"", true},
+		{"mkdocs", "::: mypackage.module", true},
+		{"mkdocs", "# Settings\n\n{{ pydantic_settings }}\n", true},
+		{"mkdocs", "  {{ render_table('x', 2) }}  ", true},
+		{"mkdocs", `{% include "snippets/table.md" %}`, true},
+		{"mkdocs", `{%- include 'x.md' %}`, true},
+		{"mkdocs", "{{ a }} and more text on the line", false},
+		{"mkdocs", "The value is {{ version }} today.", false},
+		{"mkdocs", "Text with ::: inside", false},
+		{"mkdocs", "import Partial from './_partial.mdx';", false},
+		{"mkdocs", "```\n{{ not_a_macro_in_code }}\n```", true}, // code is not told apart: lenient
 	} {
-		if got := builtinIncludes.MatchString(src); got != want {
-			t.Errorf("builtinIncludes(%q) = %v, want %v", src, got, want)
+		if got := builtinPresets[tt.site].includes.MatchString(tt.src); got != tt.want {
+			t.Errorf("%s includes(%q) = %v, want %v", tt.site, tt.src, got, tt.want)
 		}
 	}
 }
