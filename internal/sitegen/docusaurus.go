@@ -7,10 +7,14 @@ package sitegen
 
 import (
 	"encoding/json"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // DocusaurusConfigs are the names of a Docusaurus site's config file, in the order Docusaurus looks for
@@ -110,8 +114,9 @@ func DocusaurusInstances(src []byte) []Instance {
 // (versions.json; ID_versions.json for an instance with an id), each an instance of its own: the folder
 // versioned_docs/version-NAME (ID_versioned_docs/...) served at the instance's route and NAME, but for
 // the version served first (lastVersion, by default the file's first, the newest), which is served at
-// the route itself (plugin-content-docs versions/files.ts and version.ts). No versions file, or one
-// that is not a JSON array of names, is no versions. A version's own path option is not read.
+// the route itself (plugin-content-docs versions/files.ts and version.ts). A version whose folder is
+// not there (inside the repository) is none; so is every version of a versions file that is not a JSON
+// array of names. A version's own path option is not read.
 func DocusaurusVersions(repo, dir string, in Instance) []Instance {
 	if in.Kind != "docs" {
 		return nil
@@ -136,16 +141,26 @@ func DocusaurusVersions(repo, dir string, in Instance) []Instance {
 	}
 	var out []Instance
 	for _, n := range names {
-		if n == "current" || !versionName(n) {
+		folder := prefix + "versioned_docs/version-" + n
+		if n == "current" || !versionName(n) || !isDir(repo, dir, folder) {
 			continue
 		}
 		route := path.Join(in.Route, n)
 		if n == first {
 			route = in.Route
 		}
-		out = append(out, Instance{Kind: "docs", Path: prefix + "versioned_docs/version-" + n, Route: route, ID: in.ID, Version: n})
+		out = append(out, Instance{Kind: "docs", Path: folder, Route: route, ID: in.ID, Version: n})
 	}
 	return out
+}
+
+// isDir says whether the folder rel of dir is a directory inside the repository repo (repofs.Within).
+func isDir(repo, dir, rel string) bool {
+	if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err != nil || !fi.IsDir() {
+		return false // one system call for a version named but not there, before the full judgement
+	}
+	_, err := repofs.Within(repo, dir, filepath.FromSlash(rel))
+	return err == nil
 }
 
 // versionName says whether Docusaurus accepts n as a version's name: not blank, at most 32 characters,

@@ -1,7 +1,9 @@
 package sitegen
 
 import (
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -157,13 +159,19 @@ func TestNotInstance(t *testing.T) {
 
 // TestDocusaurusVersions: a docs instance's versions file names its earlier versions, each served at
 // the route and its name but for the one served first; an instance with an id has its own file; a name
-// Docusaurus refuses, or a file that is no list of names, gives none.
+// Docusaurus refuses, a version without its folder, or a file that is no list of names, gives none.
 func TestDocusaurusVersions(t *testing.T) {
 	dir := testfs.Tree(t, map[string]string{
-		"versions.json":           `["30.4", "30.0", "29.7"]`,
-		"community_versions.json": `["current", "2.x", "../up", "a/b", "", "1.x"]`,
-		"api_versions.json":       `{"1.0": true}`,
+		"versions.json":                    `["30.4", "30.0", "29.7", "28.0", "27.0"]`, // 28.0 has no folder, 27.0's leaves
+		"community_versions.json":          `["current", "2.x", "../up", "a/b", "", "1.x"]`,
+		"api_versions.json":                `{"1.0": true}`,
+		"versioned_docs/version-30.4/a.md": "", "versioned_docs/version-30.0/a.md": "", "versioned_docs/version-29.7/a.md": "",
+		"community_versioned_docs/version-2.x/a.md": "", "community_versioned_docs/version-1.x/a.md": "",
+		"api_versioned_docs/version-1.0/a.md": "", "up/a.md": "",
 	})
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "versioned_docs", "version-27.0")); err != nil {
+		t.Fatal(err)
+	}
 	v := func(path, route, id string) Instance {
 		return Instance{Kind: "docs", Path: path, Route: route, ID: id, Version: strings.TrimPrefix(path[strings.LastIndex(path, "/")+1:], "version-")}
 	}
