@@ -38,6 +38,8 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	pm := builtinNewPosMap(in)
 	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc, src: src, jsx: jsx, site: site}
 	var out builtinFindings
+	var built [][]string // the page files of out.list[at[i]]'s URL
+	var at []int
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -56,18 +58,38 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 			return ast.WalkStop, err
 		}
 		var f *Finding
+		lc.built = nil
 		f, err = lc.check(string(dest), kind)
 		if err != nil {
 			return ast.WalkStop, err
 		}
 		if f != nil && out.room() {
 			f.Pos = pm.at(builtinNodePos(n))
+			if lc.built != nil {
+				built, at = append(built, lc.built), append(at, len(out.list))
+			}
 			out.list = append(out.list, *f)
 		}
 		return ast.WalkContinue, nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if len(built) > 0 {
+		// One question to git for the page's broken links. A finding dropped here leaves room that
+		// findings past MaxFindings, counted and not kept, do not take back.
+		gen := site.builtPages(ctx, site.index(pages), built)
+		drop := map[int]bool{}
+		for i, g := range gen {
+			drop[at[i]] = g
+		}
+		kept := out.list[:0]
+		for i, f := range out.list {
+			if !drop[i] {
+				kept = append(kept, f)
+			}
+		}
+		out.list = kept
 	}
 	return out.done(), nil
 }
@@ -82,6 +104,9 @@ type builtinLinkCheck struct {
 	own   map[string]bool // this target's anchors, computed on first use
 	// ownOpen: this target includes other content, so an anchor not found in it is not judged.
 	ownOpen bool
+	// built are the page files that would serve the broken link check last judged, had the site's
+	// build generated one (builtinSite.builtPages), or nil.
+	built []string
 }
 
 // check judges one link destination as written in the source; it returns a finding without a position,
@@ -210,6 +235,7 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		if s.generatedURL(ix, pathPart) {
 			return nil, nil
 		}
+		lc.built = s.pageFiles(ix, pathPart)
 		return lc.brokenSite(written, kind, "no page, static file or file under the site's root has that URL"), nil
 	}
 	if rel, ok := strings.CutPrefix(pathPart, s.siteAlias); ok && s.siteAlias != "" {
@@ -293,6 +319,15 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 		// Hugo's GetPage tries a page path from the content root too.
 		if f := s.lookup(ix, "/"+strings.TrimSuffix(strings.TrimSuffix(pathPart, path.Ext(pathPart)), "/")); f != "" {
 			return found(f)
+		}
+	}
+	if pageFile {
+		lc.built = append(lc.built, filepath.Join(lc.in.Dir, filepath.FromSlash(pathPart)))
+	}
+	if u, ok := ix.urls[self]; ok {
+		lc.built = append(lc.built, s.pageFiles(ix, path.Join(u, pathPart))...)
+		if s.bareURLs {
+			lc.built = append(lc.built, s.pageFiles(ix, path.Join(path.Dir(strings.TrimSuffix(u, "/")), pathPart))...)
 		}
 	}
 	return lc.brokenSite(written, kind, "no file next to the page and no page at that URL relative to the page's"), nil

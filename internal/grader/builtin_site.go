@@ -196,6 +196,10 @@ type builtinSiteIndex struct {
 	// indexes are the URL keys of single pages the site generates from metadata: a Docusaurus
 	// category's index with a slug of its own.
 	indexes map[string]bool
+	// folders are a Docusaurus site's folders of pages, with their URL prefixes.
+	folders []builtinFolder
+	// build is what git said of page files a link would be served from (builtinSite.builtPages).
+	build builtinBuild
 	// aliases are the import aliases an Astro site's links may start with ("@assets/").
 	aliases []builtinAlias
 }
@@ -284,7 +288,8 @@ func (s *builtinSite) build() *builtinSiteIndex {
 	switch {
 	case s.root == "":
 	case s.instances:
-		for _, f := range s.folders() {
+		ix.folders = s.folders()
+		for _, f := range ix.folders {
 			walk(f.dir, f.prefix, f.kind)
 			ix.dirs = append(ix.dirs, f.dir)
 			ix.generated = append(ix.generated, builtinGenerated(f)...)
