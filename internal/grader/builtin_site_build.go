@@ -92,8 +92,8 @@ func (s *builtinSite) builtPages(ctx context.Context, ix *builtinSiteIndex, sets
 	return out
 }
 
-// builtinGitIgnored are the paths of paths (repository-relative, slash-separated) that git ignores in
-// the repository at repo; none when git is missing or fails.
+// builtinGitIgnored returns those of paths (repository-relative, slash-separated) that git ignores in
+// the repository at repo: none when git is missing or fails.
 func builtinGitIgnored(ctx context.Context, repo string, paths []string) []string {
 	if len(paths) == 0 {
 		return nil
