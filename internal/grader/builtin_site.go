@@ -200,6 +200,8 @@ type builtinSiteIndex struct {
 	folders []builtinFolder
 	// build is what git said of page files a link would be served from (builtinSite.builtPages).
 	build builtinBuild
+	// defaultLocale is a Starlight site's defaultLocale when it is not the root locale ("en").
+	defaultLocale string
 	// aliases are the import aliases an Astro site's links may start with ("@assets/").
 	aliases []builtinAlias
 }
@@ -475,11 +477,17 @@ func (s *builtinSite) lookup(ix *builtinSiteIndex, p string) string {
 		return f
 	}
 	if s.localeFallback {
-		// /LOCALE/x/ of an untranslated page serves the root locale's x.
+		// /LOCALE/x/ of an untranslated page serves the default locale's x: the root locale's, or
+		// the config's defaultLocale's (/en/x/).
 		segs := strings.SplitN(strings.Trim(p, "/"), "/", 2)
 		if len(segs) == 2 && builtinLocaleDir(s.root, segs[0]) {
 			if f, ok := ix.pages[s.key(segs[1])]; ok {
 				return f
+			}
+			if ix.defaultLocale != "" {
+				if f, ok := ix.pages[s.key(ix.defaultLocale+"/"+segs[1])]; ok {
+					return f
+				}
 			}
 		}
 	}

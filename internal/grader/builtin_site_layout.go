@@ -89,12 +89,14 @@ func builtinGenerated(f builtinFolder) []string {
 
 // astro indexes what the Astro site around the content root (root's src/content/docs) serves besides
 // it: src/pages, each file at its path, a dynamic route everything below its folder, and the import
-// aliases of its tsconfig.json that links may start with.
+// aliases of its tsconfig.json that links may start with; and which locale an untranslated page falls
+// back to.
 func (s *builtinSite) astro(ix *builtinSiteIndex, walk func(dir, prefix, kind string)) {
 	site, ok := strings.CutSuffix(s.root, filepath.Join("src", "content", "docs"))
 	if !ok {
 		return
 	}
+	ix.defaultLocale = sitegen.StarlightDefaultLocale(s.repo, site)
 	pages := filepath.Join(site, "src", "pages")
 	walk(pages, "", "astro")
 	ix.generated = append(ix.generated, builtinAstroRoutes(pages)...)

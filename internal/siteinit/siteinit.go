@@ -72,7 +72,7 @@ var detectors = []struct {
 	{"docusaurus", anyFile(sitegen.DocusaurusConfigs...)},
 	{"mkdocs", anyFile("mkdocs.yml", "mkdocs.yaml")},
 	{"starlight", func(root, dir string) string {
-		for _, n := range []string{"astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts"} {
+		for _, n := range sitegen.AstroConfigs {
 			if b, ok := sitegen.ReadConfig(root, dir, n); ok && bytes.Contains(b, []byte("@astrojs/starlight")) {
 				return n
 			}
