@@ -58,6 +58,8 @@ func TestBuiltinLinks(t *testing.T) {
 		key  string // the finding's key when it is not the inline destination
 	}{
 		{md: "[ok](guide.md)"},
+		// A footnote whose text starts on the line after "[^n]:" is no link to its first word.
+		{md: "A claim[^n].\n\n[^n]:\n    The\n    [guide](guide.md) says so."},
 		{md: "[dot](./guide.md)"},
 		{md: "[anchor](guide.md#installation)"},
 		{md: "[second of two](guide.md#installation-1)"},

@@ -19,13 +19,16 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// builtinMD parses Markdown as GitHub does (CommonMark plus the GFM extensions). goldmark's parser keeps no
-// state between calls, so one value serves every goroutine.
-var builtinMD = goldmark.New(goldmark.WithExtensions(extension.GFM))
+// builtinMD parses Markdown as GitHub does (CommonMark plus the GFM extensions and footnotes, which GitHub,
+// Hugo, Docusaurus and Starlight render and MkDocs sites turn on: a definition "[^x]:" whose text starts on
+// the next line is a footnote, not a link to its first word). goldmark's parser keeps no state between
+// calls, so one value serves every goroutine.
+var builtinMD = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote))
 
 // builtinMDAttr is builtinMD with heading attributes: "## Title {#custom-id}" has the id custom-id and the
 // text "Title", as Hugo, Docusaurus and MkDocs (attr_list) read it.
-var builtinMDAttr = goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+var builtinMDAttr = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.Footnote),
+	goldmark.WithParserOptions(parser.WithHeadingAttribute()))
 
 // builtinParse parses src. Node positions (ast.Node.Pos, text segments) are byte offsets into src.
 func builtinParse(src []byte) ast.Node { return builtinParseWith(builtinMD, src) }
@@ -40,7 +43,7 @@ func builtinParseWith(md goldmark.Markdown, src []byte) ast.Node {
 // (the only starts of a match). And with builtinOutlineInline, which leaves unread the inline text of
 // what is not a heading, unless it may hold an HTML id.
 var (
-	builtinOutlineExts     = goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList)
+	builtinOutlineExts     = goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList, extension.Footnote)
 	builtinOutlineInlines  = goldmark.WithParserOptions(parser.WithInlineParsers(util.Prioritized(builtinOutlineInline{}, 0)))
 	builtinMDOutline       = goldmark.New(builtinOutlineExts, builtinOutlineInlines)
 	builtinMDAttrOutline   = goldmark.New(builtinOutlineExts, builtinOutlineInlines, goldmark.WithParserOptions(parser.WithHeadingAttribute()))
