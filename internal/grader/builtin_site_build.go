@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -57,24 +58,26 @@ func (s *builtinSite) pageFiles(ix *builtinSiteIndex, u string) []string {
 
 // builtPages reports, for each set of page files, whether git ignores one of them: the build makes it.
 func (s *builtinSite) builtPages(ctx context.Context, ix *builtinSiteIndex, sets [][]string) []bool {
+	rels := make([][]string, len(sets)) // each set's files inside the repository, repository-relative
+	for i, set := range sets {
+		for _, abs := range set {
+			if r, err := filepath.Rel(s.repo, abs); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+				rels[i] = append(rels[i], filepath.ToSlash(r))
+			}
+		}
+	}
 	b := &ix.build
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.ignored == nil {
 		b.ignored = map[string]bool{}
 	}
-	rel := func(abs string) (string, bool) {
-		r, err := filepath.Rel(s.repo, abs)
-		return filepath.ToSlash(r), err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-	}
 	var ask []string
-	for _, set := range sets {
-		for _, abs := range set {
-			if r, ok := rel(abs); ok {
-				if _, known := b.ignored[r]; !known {
-					b.ignored[r] = false
-					ask = append(ask, r)
-				}
+	for _, set := range rels {
+		for _, r := range set {
+			if _, known := b.ignored[r]; !known {
+				b.ignored[r] = false
+				ask = append(ask, r)
 			}
 		}
 	}
@@ -82,12 +85,8 @@ func (s *builtinSite) builtPages(ctx context.Context, ix *builtinSiteIndex, sets
 		b.ignored[r] = true
 	}
 	out := make([]bool, len(sets))
-	for i, set := range sets {
-		for _, abs := range set {
-			if r, ok := rel(abs); ok && b.ignored[r] {
-				out[i] = true
-			}
-		}
+	for i, set := range rels {
+		out[i] = slices.ContainsFunc(set, func(r string) bool { return b.ignored[r] })
 	}
 	return out
 }
