@@ -35,6 +35,9 @@ type Hugo struct {
 	// Mounts are the module mounts onto a path inside content (a file of the repository mounted as a
 	// page: `{source: ../AGENTS.md, target: content/project/repo/AGENTS.md}`).
 	Mounts []HugoMount
+	// Permalinks are the rules that serve pages at URLs other than their paths, in the order the config
+	// gives them: its permalinks setting, or the config directory's permalinks file.
+	Permalinks []HugoPermalink
 }
 
 // HugoMount is a module mount onto content: Source relative to the site folder (slash-separated, as
@@ -46,50 +49,70 @@ type HugoMount struct{ Source, Target string }
 func ReadHugo(repo, dir string) Hugo {
 	h := Hugo{Content: "content"}
 	for _, name := range hugoAllConfigs {
-		b, ok := ReadConfig(repo, dir, name)
-		if !ok {
-			continue
+		if n := readConfigNode(repo, dir, name); n != nil {
+			h.read(n, dir)
+			break
 		}
-		var n *frontmatter.Node
-		switch path.Ext(name) {
-		case ".toml":
-			n, _ = frontmatter.ParseTOML(b, 1)
-		case ".json":
-			n, _ = frontmatter.ParseJSON(b, 1)
-		default:
-			n, _ = frontmatter.ParseYAML(b, 1)
+	}
+	// A file of the config directory named after a setting holds that setting (Hugo docs:
+	// configuration/introduction, "Configuration directory").
+	for _, name := range []string{"permalinks.toml", "permalinks.yaml", "permalinks.yml", "permalinks.json"} {
+		if n := readConfigNode(repo, dir, "config/_default/"+name); n != nil {
+			h.Permalinks = readHugoPermalinks(n)
+			break
 		}
-		if n == nil {
-			continue
-		}
-		root, most := "", -1
-		if m := n.Get("module"); m != nil {
-			if mounts := m.Value.Get("mounts"); mounts != nil {
-				for _, it := range mounts.Value.Items {
-					src, tgt := it.Get("source"), it.Get("target")
-					if src == nil || tgt == nil || src.Value.Kind != frontmatter.String || tgt.Value.Kind != frontmatter.String || src.Value.Text == "" {
-						continue
-					}
-					source, target := strings.TrimSuffix(src.Value.Text, "/"), path.Clean(tgt.Value.Text)
-					if sub, ok := strings.CutPrefix(target, "content/"); ok {
-						h.Mounts = append(h.Mounts, HugoMount{Source: source, Target: sub})
-					} else if target == "content" {
-						if pages := countMarkdown(filepath.Join(dir, filepath.FromSlash(source))); pages > most {
-							root, most = strings.Trim(source, "/"), pages
-						}
+	}
+	return h
+}
+
+// read takes what the root config n of the site in dir says.
+func (h *Hugo) read(n *frontmatter.Node, dir string) {
+	root, most := "", -1
+	if m := n.Get("module"); m != nil {
+		if mounts := m.Value.Get("mounts"); mounts != nil {
+			for _, it := range mounts.Value.Items {
+				src, tgt := it.Get("source"), it.Get("target")
+				if src == nil || tgt == nil || src.Value.Kind != frontmatter.String || tgt.Value.Kind != frontmatter.String || src.Value.Text == "" {
+					continue
+				}
+				source, target := strings.TrimSuffix(src.Value.Text, "/"), path.Clean(tgt.Value.Text)
+				if sub, ok := strings.CutPrefix(target, "content/"); ok {
+					h.Mounts = append(h.Mounts, HugoMount{Source: source, Target: sub})
+				} else if target == "content" {
+					if pages := countMarkdown(filepath.Join(dir, filepath.FromSlash(source))); pages > most {
+						root, most = strings.Trim(source, "/"), pages
 					}
 				}
 			}
 		}
-		switch c := n.Get("contentDir"); {
-		case root != "":
-			h.Content = root
-		case c != nil && c.Value.Kind == frontmatter.String && c.Value.Text != "":
-			h.Content = strings.Trim(c.Value.Text, "/")
-		}
-		return h
 	}
-	return h
+	switch c := n.Get("contentDir"); {
+	case root != "":
+		h.Content = root
+	case c != nil && c.Value.Kind == frontmatter.String && c.Value.Text != "":
+		h.Content = strings.Trim(c.Value.Text, "/")
+	}
+	if p := n.Get("permalinks"); p != nil {
+		h.Permalinks = readHugoPermalinks(p.Value)
+	}
+}
+
+// readConfigNode parses the config file name of the site in dir by its extension (ReadConfig), or nil.
+func readConfigNode(repo, dir, name string) *frontmatter.Node {
+	b, ok := ReadConfig(repo, dir, name)
+	if !ok {
+		return nil
+	}
+	var n *frontmatter.Node
+	switch path.Ext(name) {
+	case ".toml":
+		n, _ = frontmatter.ParseTOML(b, 1)
+	case ".json":
+		n, _ = frontmatter.ParseJSON(b, 1)
+	default:
+		n, _ = frontmatter.ParseYAML(b, 1)
+	}
+	return n
 }
 
 // FindHugo is the folder of the Hugo site whose content root is root: root or the nearest folder above it,
