@@ -18,6 +18,7 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/shape"
+	"github.com/evalgate/evalgate/internal/sitegen"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -204,6 +205,8 @@ type builtinSiteIndex struct {
 	defaultLocale string
 	// aliases are the import aliases an Astro site's links may start with ("@assets/").
 	aliases []builtinAlias
+	// permalinks are a Hugo site's rules that serve pages at URLs made of their dates and titles.
+	permalinks []sitegen.HugoPermalink
 }
 
 // builtinAlias is an import alias and the absolute folder it names.
@@ -281,7 +284,7 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			if err != nil {
 				return nil
 			}
-			for _, u := range s.pageURLs(prefix, kind, filepath.ToSlash(rel), p) {
+			for _, u := range s.pageURLs(prefix, kind, filepath.ToSlash(rel), p, ix.permalinks) {
 				add(u, p)
 			}
 			return nil
@@ -297,9 +300,16 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			ix.generated = append(ix.generated, builtinGenerated(f)...)
 		}
 	default:
-		walk(s.root, "", "")
+		site, hugo := "", sitegen.Hugo{}
 		if s.hugoMounts {
-			s.mounted(walk, add)
+			if dir, ok := sitegen.FindHugo(s.repo, s.root); ok {
+				site, hugo = dir, sitegen.ReadHugo(s.repo, dir)
+				ix.permalinks = hugo.Permalinks
+			}
+		}
+		walk(s.root, "", "")
+		if site != "" {
+			s.mounted(site, hugo.Mounts, walk, add, ix.permalinks)
 		}
 		if s.astroPages {
 			s.astro(ix, walk)
@@ -329,7 +339,7 @@ var builtinBlogDate = regexp.MustCompile(`^(\d{4})[-/](\d{2})[-/](\d{2})[-/](.+)
 // pageURLs are the URLs a page file is served at: its path URL and those its frontmatter adds. The first
 // is the page's own, which a relative URL on it resolves from: its url (Hugo), else its slug, else its id
 // (Docusaurus), else its path URL; aliases only lead to it.
-func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
+func (s *builtinSite) pageURLs(prefix, kind, rel, abs string, rules []sitegen.HugoPermalink) []string {
 	dir, file := path.Split(rel)
 	base := strings.TrimSuffix(file, path.Ext(file))
 	dir = strings.TrimSuffix(dir, "/")
@@ -346,11 +356,11 @@ func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 		}
 	}
 	urls := []string{path.Join(prefix, dir, last)}
-	if !s.slugKey && !s.urlKey && !s.aliasesKey && !s.idKey {
+	if !s.slugKey && !s.urlKey && !s.aliasesKey && !s.idKey && len(rules) == 0 {
 		return urls
 	}
 	fm := builtinFrontmatter(abs)
-	if fm == nil {
+	if fm == nil && len(rules) == 0 {
 		return urls
 	}
 	str := func(key string) string {
@@ -360,11 +370,16 @@ func (s *builtinSite) pageURLs(prefix, kind, rel, abs string) []string {
 		return ""
 	}
 	own := 0
-	if v := str("id"); s.idKey && v != "" && last != "" {
+	u, permalinked := s.permalink(rules, prefix, rel, abs, fm)
+	if permalinked {
+		// The pattern makes the page's URL of its slug, if it has one (Hugo docs: configuration/permalinks).
+		urls = append(urls, u)
+		own = len(urls) - 1
+	} else if v := str("id"); s.idKey && v != "" && last != "" {
 		urls = append(urls, path.Join(prefix, dir, v))
 		own = len(urls) - 1
 	}
-	if v := str("slug"); s.slugKey && v != "" {
+	if v := str("slug"); s.slugKey && v != "" && !permalinked {
 		switch {
 		case s.name == "hugo":
 			urls = append(urls, path.Join(prefix, dir, v))

@@ -3,9 +3,12 @@ package grader
 import (
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/sitegen"
 )
@@ -15,14 +18,11 @@ import (
 // an Astro site's own pages and import aliases.
 
 // mounted indexes the pages a Hugo site's config mounts into its content (sitegen.ReadHugo), from the
-// site folder above the content root: a folder's pages below the target's URL, a file at the target's.
+// site folder above the content root, site: a folder's pages below the target's URL, a file at the target's.
 // A source outside the repository is none evalgate reads.
-func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url, file string)) {
-	site, ok := sitegen.FindHugo(s.repo, s.root)
-	if !ok {
-		return
-	}
-	for _, m := range sitegen.ReadHugo(s.repo, site).Mounts {
+func (s *builtinSite) mounted(site string, mounts []sitegen.HugoMount, walk func(dir, prefix, kind string), add func(url, file string),
+	rules []sitegen.HugoPermalink) {
+	for _, m := range mounts {
 		src, err := repofs.Within(s.repo, site, filepath.FromSlash(m.Source))
 		if err != nil {
 			continue
@@ -33,7 +33,7 @@ func (s *builtinSite) mounted(walk func(dir, prefix, kind string), add func(url,
 		case fi.IsDir():
 			walk(src, "/"+m.Target, "")
 		case fi.Mode().IsRegular() && builtinPageExts[strings.ToLower(filepath.Ext(src))]:
-			for _, u := range s.pageURLs("", "", m.Target, src) {
+			for _, u := range s.pageURLs("", "", m.Target, src, rules) {
 				add(u, src)
 			}
 		}
@@ -137,3 +137,73 @@ func builtinAstroRoutes(pages string) []string {
 // builtinAstroPage are the page files of an Astro site's src/pages besides Markdown (Astro docs:
 // basics/astro-pages); a dynamic route ([slug].astro) serves URLs no file names.
 var builtinAstroPage = map[string]bool{".astro": true, ".html": true}
+
+// permalink is the URL a Hugo site's permalinks rules serve the page file abs at (sitegen.Permalink),
+// rel being its path below the folder walked, which is served at prefix; false when no rule covers it.
+func (s *builtinSite) permalink(rules []sitegen.HugoPermalink, prefix, rel, abs string, fm *frontmatter.Node) (string, bool) {
+	if len(rules) == 0 {
+		return "", false
+	}
+	dir, file := path.Split(rel)
+	base := strings.TrimSuffix(file, path.Ext(file))
+	if lang := path.Ext(base); lang != "" && builtinLocale.MatchString(lang[1:]) {
+		base = strings.TrimSuffix(base, lang) // x.fr.md is x in French
+	}
+	segs := strings.Split(strings.Trim(path.Join(prefix, dir), "/"), "/")
+	if segs[0] == "" {
+		segs = nil
+	}
+	pg := sitegen.HugoPage{Kind: "page", BaseName: base, Date: sitegen.HugoDate(fm)}
+	if e := fm.Get("title"); e != nil && e.Value.Kind == frontmatter.String {
+		pg.Title = e.Value.Text
+	}
+	if e := fm.Get("slug"); e != nil && e.Value.Kind == frontmatter.String {
+		pg.Slug = e.Value.Text
+	}
+	pagePath := segs
+	switch base {
+	case "_index":
+		if len(segs) == 0 {
+			return "", false // the home page
+		}
+		pg.Kind, pg.Sections = "section", segs
+	case "index":
+		if len(segs) > 0 {
+			pg.BaseName = segs[len(segs)-1] // a bundle: its folder names it
+		}
+	default:
+		pagePath = append(slices.Clip(segs), base)
+	}
+	if pg.Kind == "page" {
+		// The current section: the nearest folder above the page that is a section, a bundle's folder
+		// being the page itself.
+		folder, n := filepath.Dir(abs), len(segs)
+		if base == "index" {
+			folder, n = filepath.Dir(folder), n-1
+		}
+		mountN := 0 // the leading segments that are the prefix's, no folder walked
+		if p := strings.Trim(prefix, "/"); p != "" {
+			mountN = strings.Count(p, "/") + 1
+		}
+		for ; n > 1; n, folder = n-1, filepath.Dir(folder) {
+			if n > mountN && builtinHasIndex(folder) {
+				break
+			}
+		}
+		if n > 0 {
+			pg.Sections = segs[:n]
+		}
+	}
+	pg.Path = strings.ToLower(strings.ReplaceAll("/"+strings.Join(pagePath, "/"), " ", "-"))
+	return sitegen.Permalink(rules, pg)
+}
+
+// builtinHasIndex reports whether a folder holds an _index page, which makes it a Hugo section.
+func builtinHasIndex(folder string) bool {
+	for ext := range builtinPageExts {
+		if fi, err := os.Stat(filepath.Join(folder, "_index"+ext)); err == nil && fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}

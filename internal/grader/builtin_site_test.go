@@ -67,7 +67,7 @@ func TestPageURLs(t *testing.T) {
 		{"starlight", "", "", "de/index.mdx", []string{"de"}},
 	} {
 		s := &builtinSite{builtinPreset: builtinPresets[tt.site], name: tt.site}
-		if got := s.pageURLs(tt.prefix, tt.kind, tt.rel, dir+"/none.md"); !slices.Equal(got, tt.want) {
+		if got := s.pageURLs(tt.prefix, tt.kind, tt.rel, dir+"/none.md", nil); !slices.Equal(got, tt.want) {
 			t.Errorf("%s pageURLs(%q, %q, %q) = %q, want %q", tt.site, tt.prefix, tt.kind, tt.rel, got, tt.want)
 		}
 	}
