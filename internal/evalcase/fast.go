@@ -13,13 +13,12 @@ import (
 	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
-// The fast path decodes a line into typed structs with encoding/json and
-// accepts it when every rule holds. It never produces a fault: whenever it
-// has a doubt (a decode error, a null, a rule that fails, a nesting deeper
-// than it follows), the line goes to validateCase or validateCandidate, which
-// parse it once with positions and find every fault. FuzzReadCases checks
-// that the fast path accepts no line that the authoritative validation
-// rejects, and reads a valid line as it does.
+// The fast path decodes a line into typed structs, by the hand scanner of scan.go when the line has
+// the usual shape and by encoding/json when it does not, and accepts it when every rule holds. It
+// never produces a fault: whenever it has a doubt (a decode error, a null, a rule that fails, a
+// nesting deeper than it follows), the line goes to validateCase or validateCandidate, which parse it
+// once with positions and find every fault. FuzzReadCases checks that the fast path accepts no line
+// that the authoritative validation rejects, and reads a valid line as it does.
 
 // caseWire is a case as the fast path decodes it. Which top-level fields
 // are present comes from scanKeys (present), so fields need no pointers; a
