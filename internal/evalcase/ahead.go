@@ -2,6 +2,7 @@ package evalcase
 
 import (
 	"context"
+	"fmt"
 	"math/bits"
 	"os"
 	"runtime"
@@ -11,9 +12,11 @@ import (
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
-// Pass 1 decodes a fixture's lines on every core (README "Results, scope and memory"): decoding a
-// case (the fast path, else the authoritative validation) needs nothing but the line, while what
-// follows (duplicate ids, the index, the order of results) is done one line at a time, in order.
+// Both passes decode a file's lines on every core (README "Results, scope and memory"): decoding a
+// line (the fast path, else the authoritative validation), and for a case reading its candidate again
+// and running its assertions, needs nothing but the line and the index of candidates, which pass 2
+// only reads; what follows (duplicate ids, the indexes, the order of results) is done one line at a
+// time, in order.
 
 // decodedCase is what decoding one fixture line found; nothing for a line too large or blank, which
 // lineStarts reports.
@@ -36,14 +39,22 @@ func decodeLine(ln rawLine) (d decodedCase) {
 	}()
 	w := caseWires.Get().(*caseWire)
 	defer func() { w.reset(); caseWires.Put(w) }()
+	d, _ = decodeWith(ln, w)
+	return d
+}
+
+// decodeWith decodes a case line by the fast path into w, else, when it doubts the line (a null, 1.0,
+// or a fault), by the authoritative validation, which finds every fault. fast says that w holds the
+// case.
+func decodeWith(ln rawLine, w *caseWire) (d decodedCase, fast bool) {
 	if fastCaseInto(ln.Text, w) {
 		d.valid, d.info.id = true, w.ID
 		d.info.asserts, d.info.report = w.mask()
-		return d
+		return d, true
 	}
 	d.faults, d.info = validateCase(ln.Text, ln.No)
 	d.valid = d.faults.total == 0
-	return d
+	return d, false
 }
 
 // aheadLines is how many lines go to a worker at a time. A batch holds its lines' texts and results, and
@@ -92,16 +103,72 @@ func inOrder[B any](produce func(send func(B)), work func(B), hand func(B)) {
 	<-handed
 }
 
-// caseBatch is a run of fixture lines, their texts copied end to end into text, and what decoding
-// them found. Batches are used again once handed on (nothing keeps a line's text past its use), so
-// reading a fixture allocates a few batches' worth of text, not the fixture's.
-type caseBatch struct {
-	lines   []rawLine
-	text    []byte
-	decoded []decodedCase
+// checkedCase is what reading one fixture line found on a core (readCase): its decoding, the
+// candidate that names its id, and its assertions' results on that candidate, which caseLine hands on
+// only if the case is the first of its id.
+type checkedCase struct {
+	decodedCase
+	answer  int32         // the slot of the candidate that names the case's id; -1 for none
+	results []diag.Result // the assertions' results, or the internal_error of a candidate not read again
 }
 
-var caseBatches = sync.Pool{New: func() any { return &caseBatch{} }}
+// readCase decodes one fixture line into d and, when it is a case a candidate names and in scope,
+// reads that candidate again through lc and grades the case on it.
+func (c *checker) readCase(fi int, ln rawLine, lc *lineCache, d *checkedCase) {
+	clear(d.results) // the last line's, the report's now
+	*d = checkedCase{answer: -1, results: d.results[:0]}
+	if ln.TooLarge || blank(ln.Text) {
+		return
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			clear(d.results)
+			*d = checkedCase{decodedCase: decodedCase{panic: v}, answer: -1, results: d.results[:0]}
+		}
+	}()
+	w := caseWires.Get().(*caseWire)
+	defer func() { w.reset(); caseWires.Put(w) }()
+	var fast bool
+	d.decodedCase, fast = decodeWith(ln, w)
+	wire := w
+	if !fast {
+		wire = nil
+	}
+	id := d.info.id
+	if !c.req.ReadCandidates || id == "" {
+		return
+	}
+	slot, cand, err := c.answerRead(lc, c.answers.hash(id), id)
+	if err != nil {
+		if d.valid {
+			d.results = append(d.results, diag.Result{
+				Source: diag.SourceEvalCase, File: c.req.Fixtures[fi], Pos: diag.Pos{Line: ln.No, Col: 1}, Check: diag.CheckDefinition,
+				CaseID: id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
+				Message: fmt.Sprintf("cannot read the candidate for case %s: %v (did it change during the run?)", id, err),
+			})
+		}
+		return
+	}
+	d.answer = slot
+	if slot < 0 || !d.valid || !cand.valid {
+		return
+	}
+	if ref := c.answers.at(slot); !c.scope[fi] && (!ref.inScope || c.req.ByFixture) {
+		return
+	}
+	d.results = slices.Grow(d.results, bits.OnesCount8(d.info.asserts))
+	c.grade(ln.Text, wire, cand.wire, c.req.Fixtures[fi], ln.No, func(r diag.Result) { d.results = append(d.results, r) })
+}
+
+// lineBatch is a run of lines, their texts copied end to end into text, and what decoding them
+// found. Batches are used again once handed on (nothing keeps a line's text past its use), so
+// reading a file allocates a few batches' worth of text, not the file's; so is what each line's
+// decoding holds (a checkedCase's results).
+type lineBatch[D any] struct {
+	lines   []rawLine
+	text    []byte
+	decoded []D
+}
 
 // keep appends text to *arena and returns the copy. A copy made before the arena grew stays valid:
 // it keeps the array it was made in.
@@ -111,108 +178,45 @@ func keep(arena *[]byte, text []byte) []byte {
 	return (*arena)[start:len(*arena):len(*arena)]
 }
 
-// eachCase is eachLine for fixtures: it reads f's lines, decodes them on every core, and calls use with
-// each line and what decoding found, in line order, one line at a time.
-func (c *checker) eachCase(ctx context.Context, f *os.File, rel string, inScope bool, use func(rawLine, *decodedCase)) error {
+// eachDecoded reads f's lines, has decode read each one into its D on any core (with a line cache of
+// that core's own), and calls use with each line and its D, in line order, one line at a time. A read
+// that fails midway is the file's target_unreadable at the line it stopped on, after every line's
+// results.
+func eachDecoded[D any](c *checker, ctx context.Context, f *os.File, rel string, inScope bool,
+	decode func(rawLine, *lineCache, *D), use func(rawLine, *D)) error {
+	batches := sync.Pool{New: func() any { return &lineBatch[D]{} }}
 	var lr *lineReader
 	var err error
-	inOrder(func(send func(*caseBatch)) {
-		b := caseBatches.Get().(*caseBatch)
+	inOrder(func(send func(*lineBatch[D])) {
+		b := batches.Get().(*lineBatch[D])
 		lr, err = c.readLines(ctx, f, func(ln rawLine) {
 			ln.Text = keep(&b.text, ln.Text)
 			b.lines = append(b.lines, ln)
 			if len(b.lines) == aheadLines {
 				send(b)
-				b = caseBatches.Get().(*caseBatch)
+				b = batches.Get().(*lineBatch[D])
 			}
 		})
 		if len(b.lines) > 0 {
 			send(b)
 		}
-	}, func(b *caseBatch) {
-		b.decoded = b.decoded[:0]
-		for _, ln := range b.lines {
-			b.decoded = append(b.decoded, decodeLine(ln))
+	}, func(b *lineBatch[D]) {
+		lc := <-c.readers
+		defer func() { c.readers <- lc }()
+		b.decoded = slices.Grow(b.decoded[:0], len(b.lines))[:len(b.lines)]
+		for i, ln := range b.lines {
+			decode(ln, lc, &b.decoded[i])
 		}
-	}, func(b *caseBatch) {
+	}, func(b *lineBatch[D]) {
 		for i := range b.lines {
 			use(b.lines[i], &b.decoded[i])
 		}
-		clear(b.decoded) // the faults and ids go to the collector
-		b.lines, b.text, b.decoded = b.lines[:0], b.text[:0], b.decoded[:0]
-		caseBatches.Put(b)
+		b.lines, b.text = b.lines[:0], b.text[:0] // decoded is overwritten line by line, its room kept
+		batches.Put(b)
 	})
 	if err != nil {
 		return err
 	}
 	c.readFailed(rel, inScope, lr) // after every line's results, as a read in order does
-	return nil
-}
-
-// Pass 2 likewise: matching candidates with their cases (which case is answered, which candidate is
-// a second one) is done in order, and so is re-reading each case's line; the assertions, the costly
-// part, run on every core; results are handed on in candidate order.
-
-// candidateSlot is one candidate line's results, and its assertions still to run.
-type candidateSlot struct {
-	results []diag.Result
-	job     *assertJob
-}
-
-// candidateBatch is a run of candidate lines' slots, and the texts of their cases, end to end. A batch
-// is used again, its slots' result slices with it: at most aheadLines slots, so they never move.
-type candidateBatch struct {
-	slots []candidateSlot
-	text  []byte
-}
-
-var candidateBatches = sync.Pool{New: func() any { return &candidateBatch{slots: make([]candidateSlot, 0, aheadLines)} }}
-
-// eachCandidate checks every line of the candidates file f (README "Results, scope and memory").
-func (c *checker) eachCandidate(ctx context.Context, f *os.File, rel string, inScope bool) error {
-	emit := c.emit
-	var cur *candidateSlot
-	c.emit = func(r diag.Result) { cur.results = append(cur.results, r) } // the reading goroutine's
-	var lr *lineReader
-	var err error
-	inOrder(func(send func(*candidateBatch)) {
-		b := candidateBatches.Get().(*candidateBatch)
-		lr, err = c.readLines(ctx, f, func(ln rawLine) {
-			b.slots = b.slots[:len(b.slots)+1]
-			cur = &b.slots[len(b.slots)-1]
-			cur.job = c.candidateLine(rel, ln, inScope, &b.text)
-			if len(b.slots) == aheadLines {
-				send(b)
-				b = candidateBatches.Get().(*candidateBatch)
-			}
-		})
-		if len(b.slots) > 0 {
-			send(b)
-		}
-	}, func(b *candidateBatch) {
-		for i := range b.slots {
-			if s := &b.slots[i]; s.job != nil {
-				s.results = slices.Grow(s.results, bits.OnesCount8(s.job.ref.asserts))
-				c.assert(s.job, func(r diag.Result) { s.results = append(s.results, r) })
-				s.job = nil
-			}
-		}
-	}, func(b *candidateBatch) {
-		for i := range b.slots {
-			s := &b.slots[i]
-			for _, r := range s.results {
-				emit(r)
-			}
-			clear(s.results) // what the results point to is the report's now
-			s.results = s.results[:0]
-		}
-		b.slots, b.text = b.slots[:0], b.text[:0]
-		candidateBatches.Put(b)
-	})
-	c.emit = emit
-	if err != nil {
-		return err
-	}
-	c.readFailed(rel, inScope, lr)
 	return nil
 }

@@ -148,7 +148,7 @@ func runForbidden(in *input, raw []byte) verdict {
 		}
 		e := lookupPattern(pat)
 		if e.err != nil {
-			panic(e.err.msg) // validated in pass 1
+			panic(e.err.msg) // validated before it is graded
 		}
 		if !e.pre.may(in.text) {
 			continue
@@ -174,7 +174,7 @@ func runForbidden(in *input, raw []byte) verdict {
 
 // maxCharsParams are max_chars' params.
 type maxCharsParams struct {
-	Max  float64 `json:"max"` // integral, validated in pass 1
+	Max  float64 `json:"max"` // integral, validated before it is graded
 	Unit string  `json:"unit"`
 }
 

@@ -172,7 +172,7 @@ func BenchmarkCheckMemory(b *testing.B) {
 	}
 }
 
-// BenchmarkIndexMemory measures the index alone: pass 1 over n cases with
+// BenchmarkIndexMemory measures the index alone: pass 2 over n cases without candidates, with
 // the heap collected at the end, so only what stays is counted.
 func BenchmarkIndexMemory(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {

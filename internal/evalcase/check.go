@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -50,15 +51,17 @@ func Check(ctx context.Context, req Request) ([]diag.Result, error) {
 // Stream is Check handing each result to emit as soon as it is known, so
 // that a caller that does not keep them needs no memory for them.
 //
-// It works in two passes (README "EvalCase v1 fixtures"). Pass 1 reads every fixture line
-// by line, validates each case and keeps only an index: case id → file,
-// byte offset, length and line of the case, and which assertions it has.
-// Pass 2 reads the candidates files line by line; for each candidate it
-// re-reads its case's line by offset, decodes it and runs the assertions.
-// No case or candidate text is held beyond the one being checked.
+// It works in two passes (README "EvalCase v1 fixtures"). Pass 1 reads every candidates file line
+// by line, validates each candidate and keeps only an index: case id → file, byte offset, length and
+// line of the candidate. Pass 2 reads every fixture line by line, validates each case and, when a
+// candidate names it, re-reads that candidate by offset and runs the case's assertions on it; a
+// case no candidate names is indexed by its id, for the duplicate check. Each case line is read and
+// decoded once, each candidate line twice (the second time by its offset); no case or candidate text
+// is held beyond the one being checked. The candidates that no case claimed, and the second ones, are
+// settled last, by reading their files once more.
 func Stream(ctx context.Context, req Request, emit func(diag.Result)) error {
 	c := newChecker(req, emit)
-	defer c.lines.close()
+	defer c.close()
 	return c.run(ctx)
 }
 
@@ -101,30 +104,33 @@ const (
 	checkDuplicateCandidate = "duplicate_candidate"
 )
 
-// caseRef is a case's entry in the index: where to find it again and what
-// its no_candidate results need.
-type caseRef struct {
-	hash     uint64 // the id's, as the index keys it
-	off      int64  // byte offset of the case's line in its fixture
-	n        uint32 // the line's length in bytes
-	line     int32
-	file     int32 // index into Request.Fixtures
-	valid    bool
-	answered bool  // a candidate names it
-	asserts  uint8 // bit i: the case has Vocabulary[i]
-	report   uint8 // bit i: Vocabulary[i] has severity report
+// lineRef is a line's entry in an index: where to find the line again, and what is known of it.
+type lineRef struct {
+	hash uint64 // the id's, as the index keys it
+	off  int64  // byte offset of the line in its file
+	n    uint32 // the line's length in bytes
+	line int32
+	file int32 // index into Request.Fixtures, or Request.Candidates for a candidate
+	// valid: the line is a valid case or candidate. The rest is a candidate's: inScope is its
+	// file's InScope; claimed, that a case with its id has been read (it answers that case).
+	valid, inScope, claimed bool
 }
 
 // checker is the state of one Stream.
 type checker struct {
-	req   Request
-	emit  func(diag.Result)
-	limit int               // the longest line read; MaxLine except in tests
-	index *index            // every indexed case, by id
-	real  []string          // each fixture's resolved path; "" when it was not read
-	scope []bool            // each fixture's InScope
-	lines *lineCache        // re-reads case lines in pass 2
-	hook  func(what string) // tests: runs before each line is checked (and may panic)
+	req       Request
+	emit      func(diag.Result)
+	limit     int               // the longest line read; MaxLine except in tests
+	answers   *index            // pass 1: the first candidate of each case id
+	cases     *index            // pass 2: the cases no candidate names, by id
+	real      []string          // each fixture's resolved path; "" when it was not read
+	scope     []bool            // each fixture's InScope
+	candReal  []string          // each candidates file's resolved path
+	candScope []bool            // each candidates file's InScope
+	unsettled []bool            // each candidates file: it has a second candidate (settle reads it again)
+	lines     *lineCache        // re-reads lines for the checks done in order
+	readers   chan *lineCache   // re-read candidates for the cases decoded on every core, one each
+	hook      func(what string) // tests: runs before each line is checked (and may panic)
 }
 
 func newChecker(req Request, emit func(diag.Result)) *checker {
@@ -133,63 +139,52 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	}
 	c := &checker{
 		req: req, emit: emit, limit: MaxLine,
-		index: newIndex(),
-		real:  make([]string, len(req.Fixtures)),
-		scope: make([]bool, len(req.Fixtures)),
-		lines: newLineCache(),
+		answers: newIndex(), cases: newIndex(),
+		real:      make([]string, len(req.Fixtures)),
+		scope:     make([]bool, len(req.Fixtures)),
+		candReal:  make([]string, len(req.Candidates)),
+		candScope: make([]bool, len(req.Candidates)),
+		unsettled: make([]bool, len(req.Candidates)),
+		lines:     newLineCache(),
+		readers:   make(chan *lineCache, runtime.GOMAXPROCS(0)),
 	}
 	for i, f := range req.Fixtures {
 		c.scope[i] = req.InScope(f)
 	}
+	for i, f := range req.Candidates {
+		c.candScope[i] = req.InScope(f)
+	}
+	for range cap(c.readers) {
+		c.readers <- newLineCache()
+	}
 	return c
 }
 
+// close closes every file the line caches hold open.
+func (c *checker) close() {
+	c.lines.close()
+	for range cap(c.readers) {
+		(<-c.readers).close()
+	}
+}
+
 func (c *checker) run(ctx context.Context) error {
+	if c.req.ReadCandidates {
+		for i := range c.req.Candidates {
+			if err := c.indexCandidates(ctx, i); err != nil {
+				return err
+			}
+		}
+	}
 	for i := range c.req.Fixtures {
-		if err := c.indexFixture(ctx, i); err != nil {
+		if err := c.checkFixture(ctx, i); err != nil {
 			return err
 		}
 	}
 	if !c.req.ReadCandidates {
 		return nil
 	}
-	for _, f := range c.req.Candidates {
-		if err := c.candidatesFile(ctx, f); err != nil {
-			return err
-		}
-	}
-	if !c.req.CandidatesConfigured {
-		return nil
-	}
-	for i := range c.index.len() {
-		ref := c.index.at(int32(i))
-		if !ref.valid || ref.answered || !c.scope[ref.file] {
-			continue
-		}
-		id, err := c.caseID(ref)
-		if err == nil && id == "" {
-			err = errors.New("it holds no case id")
-		}
-		if err != nil {
-			c.emit(diag.Result{
-				Source: diag.SourceEvalCase, File: c.req.Fixtures[ref.file], Pos: diag.Pos{Line: int(ref.line), Col: 1},
-				Check: diag.CheckDefinition, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
-				Message: fmt.Sprintf("cannot re-read the case at line %d: %v (did %s change during the run?)", ref.line, err, c.req.Fixtures[ref.file]),
-			})
-			continue
-		}
-		for j, a := range Vocabulary {
-			if ref.asserts&(1<<j) == 0 {
-				continue
-			}
-			c.emit(diag.Result{
-				Source: diag.SourceEvalCase, File: c.req.Fixtures[ref.file], Pos: diag.Pos{Line: int(ref.line), Col: 1},
-				Check: a.Name, CaseID: id, Outcome: diag.Skip, Severity: severityOf(ref.report&(1<<j) != 0),
-				Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", id),
-			})
-		}
-	}
-	return nil
+	return c.settle(ctx)
 }
 
 func severityOf(report bool) diag.Severity {
@@ -231,28 +226,35 @@ func (c *checker) open(rel string, inScope bool) (*os.File, string) {
 // checkEvery is how many lines pass between two looks at the context.
 const checkEvery = 1024
 
-// indexFixture is pass 1 for one fixture.
-func (c *checker) indexFixture(ctx context.Context, fi int) error {
+// indexCandidates is pass 1 for one candidates file.
+func (c *checker) indexCandidates(ctx context.Context, ci int) error {
+	rel, inScope := c.req.Candidates[ci], c.candScope[ci]
+	return c.withFile(rel, inScope, func(f *os.File, real string) error {
+		c.candReal[ci] = real
+		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, _ *lineCache, d *decodedCandidate) { *d = decodeCandidateLine(ln) },
+			func(ln rawLine, d *decodedCandidate) { c.candidateLine(ci, rel, ln, inScope, d) })
+	})
+}
+
+// checkFixture is pass 2 for one fixture.
+func (c *checker) checkFixture(ctx context.Context, fi int) error {
 	rel, inScope := c.req.Fixtures[fi], c.scope[fi]
+	return c.withFile(rel, inScope, func(f *os.File, real string) error {
+		c.real[fi] = real
+		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, lc *lineCache, d *checkedCase) { c.readCase(fi, ln, lc, d) },
+			func(ln rawLine, d *checkedCase) { c.caseLine(fi, rel, ln, inScope, d) })
+	})
+}
+
+// withFile opens the selected file rel (open) and hands it to read with its resolved path; a file
+// that cannot be opened is its result, and read does not run.
+func (c *checker) withFile(rel string, inScope bool, read func(f *os.File, real string) error) error {
 	f, real := c.open(rel, inScope)
 	if f == nil {
 		return nil
 	}
 	defer f.Close()
-	c.real[fi] = real
-	return c.eachCase(ctx, f, rel, inScope, func(ln rawLine, d *decodedCase) { c.caseLine(fi, rel, ln, inScope, d) })
-}
-
-// eachLine calls line with each line of the file rel, looking at the
-// context every checkEvery lines; a read that fails midway is the file's
-// target_unreadable at the line it stopped on.
-func (c *checker) eachLine(ctx context.Context, f *os.File, rel string, inScope bool, line func(rawLine)) error {
-	lr, err := c.readLines(ctx, f, line)
-	if err != nil {
-		return err
-	}
-	c.readFailed(rel, inScope, lr)
-	return nil
+	return read(f, real)
 }
 
 // readLines calls line with each line of f, looking at the context every checkEvery lines.
@@ -317,10 +319,11 @@ func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool) bool {
 	return !blank(ln.Text)
 }
 
-// caseLine validates one fixture line and indexes its case.
-// d is what decoding the line found (decodeLine): the fast path's case, else, when it doubted the
-// line (a null, 1.0, or a fault), the authoritative validation's faults.
-func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *decodedCase) {
+// caseLine reports what reading one fixture line found (readCase), in line order: its faults, a
+// duplicate id, and its assertions' results, or no_candidate for a valid case no candidate names.
+// The first case of an id claims the candidate that names it, or, when none does, takes its place in
+// the index of cases.
+func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *checkedCase) {
 	defer c.recoverLine(rel, ln, inScope)
 	if !c.lineStarts("case", rel, ln, inScope) {
 		return
@@ -328,7 +331,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 	if d.panic != nil {
 		panic(d.panic)
 	}
-	info, valid := d.info, d.valid
+	info := d.info
 	if inScope && d.faults.total > 0 {
 		c.emitFaults(rel, ln, d.faults, info.id)
 	}
@@ -336,26 +339,59 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *deco
 	if id == "" {
 		return
 	}
-	h := c.index.hash(id)
+	if d.answer >= 0 {
+		ref := c.answers.at(d.answer)
+		if ref.claimed {
+			c.duplicateID(rel, ln, inScope, info)
+			return
+		}
+		ref.claimed = true
+		for _, r := range d.results {
+			c.emit(r)
+		}
+		return
+	}
+	h := c.cases.hash(id)
 	dup := false
-	c.index.each(h, func(slot int32) bool {
-		earlier, err := c.caseID(c.index.at(slot))
+	c.cases.each(h, func(slot int32) bool {
+		earlier, err := c.caseID(c.cases.at(slot))
 		dup = err == nil && earlier == id
 		return !dup
 	})
 	if dup {
-		if inScope {
-			pos := info.idPos
-			if !pos.Known() {
-				pos = valuePos(ln.Text, ln.No, "id")
-			}
-			c.emitFault(rel, fault{pos: pos, key: "id", code: "duplicate_id",
-				msg: fmt.Sprintf("case id %s is already used by an earlier case; ids are unique across all fixtures", id)}, id)
-		}
+		c.duplicateID(rel, ln, inScope, info)
 		return
 	}
-	ref := caseRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: valid, asserts: info.asserts, report: info.report}
-	c.index.add(ref, h)
+	c.cases.add(lineRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: d.valid}, h)
+	for _, r := range d.results { // an internal_error: its candidate could not be read again
+		c.emit(r)
+	}
+	if !d.valid || len(d.results) > 0 || !c.req.ReadCandidates || !c.req.CandidatesConfigured || !inScope {
+		return
+	}
+	for j, a := range Vocabulary {
+		if info.asserts&(1<<j) == 0 {
+			continue
+		}
+		c.emit(diag.Result{
+			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: ln.No, Col: 1},
+			Check: a.Name, CaseID: id, Outcome: diag.Skip, Severity: severityOf(info.report&(1<<j) != 0),
+			Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", id),
+		})
+	}
+}
+
+// duplicateID reports a case whose id an earlier case has.
+func (c *checker) duplicateID(rel string, ln rawLine, inScope bool, info caseInfo) {
+	if !inScope {
+		return
+	}
+	pos := info.idPos
+	if !pos.Known() {
+		pos = valuePos(ln.Text, ln.No, "id")
+	}
+	c.emitFault(rel, fault{pos: pos, key: "id", code: "duplicate_id",
+		msg: fmt.Sprintf("case id %s is already used by an earlier case; ids are unique across all fixtures", info.id)}, info.id)
 }
 
 func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
@@ -396,73 +432,103 @@ func (c *checker) emitFault(rel string, f fault, caseID string) {
 	})
 }
 
-// candidatesFile is pass 2 for one candidates file.
-func (c *checker) candidatesFile(ctx context.Context, rel string) error {
-	inScope := c.req.InScope(rel)
-	f, _ := c.open(rel, inScope)
-	if f == nil {
-		return nil
-	}
-	defer f.Close()
-	return c.eachCandidate(ctx, f, rel, inScope)
+// decodedCandidate is what decoding one candidates line found; nothing for a line too large or blank,
+// which lineStarts reports.
+type decodedCandidate struct {
+	valid  bool
+	id     string   // the case_id it names, "" for none
+	idPos  diag.Pos // where the case_id's value is, when the authoritative validation read the line
+	wire   *candidateWire
+	faults faults
+	panic  any // a panic while decoding, reported at the line in order
 }
 
-// candidateLine checks one candidate: it validates the line and matches it
-// with its case; the job it returns, if any, runs the case's assertions on it.
-func (c *checker) candidateLine(rel string, ln rawLine, inScope bool, arena *[]byte) (job *assertJob) {
+// decodeCandidateLine decodes one candidate line: by the fast path, else, when it doubts the line,
+// by the authoritative validation, which finds every fault.
+func decodeCandidateLine(ln rawLine) (d decodedCandidate) {
+	if ln.TooLarge || blank(ln.Text) {
+		return decodedCandidate{}
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			d = decodedCandidate{panic: v}
+		}
+	}()
+	if w, ok := fastCandidate(ln.Text); ok {
+		return decodedCandidate{valid: true, id: w.CaseID, wire: w}
+	}
+	fs, v, pos := validateCandidate(ln.Text, ln.No)
+	if fs.total > 0 {
+		return decodedCandidate{id: v.CaseID, faults: fs}
+	}
+	return decodedCandidate{valid: true, id: v.CaseID, idPos: pos, wire: &v} // the fast path was over-cautious
+}
+
+// candidateLine reports one candidate's faults and indexes the first candidate of each case id, valid
+// or not: a faulty candidate still answers its case (no no_candidate on top of its own fault). A later
+// one is settled at the end, once every case is known.
+func (c *checker) candidateLine(ci int, rel string, ln rawLine, inScope bool, d *decodedCandidate) {
 	defer c.recoverLine(rel, ln, inScope)
 	if !c.lineStarts("candidate", rel, ln, inScope) {
 		return
 	}
-	var idPos diag.Pos // where case_id is, when the authoritative validation read the line
-	w, ok := fastCandidate(ln.Text)
-	if !ok {
-		// The authoritative validation decides.
-		fs, v, pos := validateCandidate(ln.Text, ln.No)
-		if fs.total > 0 {
-			if inScope {
-				c.emitFaults(rel, ln, fs, v.CaseID)
-			}
-			// A faulty candidate still answers its case: no no_candidate
-			// on top of its own fault.
-			if slot, known := c.index.find(v.CaseID); known {
-				c.index.at(slot).answered = true
-			}
-			return
-		}
-		w, idPos = &v, pos // valid: the fast path was over-cautious
+	if d.panic != nil {
+		panic(d.panic)
 	}
-	id := w.CaseID
-	slot, known := c.index.find(id)
-	if !known {
-		if inScope {
-			c.candidateFault(rel, ln, id, idPos, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(id)))
-		}
+	if inScope && d.faults.total > 0 {
+		c.emitFaults(rel, ln, d.faults, d.id)
+	}
+	if d.id == "" {
 		return
 	}
-	ref := c.index.at(slot)
-	if ref.answered {
-		if inScope {
-			c.candidateFault(rel, ln, id, idPos, checkDuplicateCandidate,
-				fmt.Sprintf("a second candidate for case %s; the first one is checked", quote(id)))
-		}
+	h := c.answers.hash(d.id)
+	if _, ok := c.answerOf(c.lines, h, d.id); ok {
+		c.unsettled[ci] = c.unsettled[ci] || d.valid && inScope
 		return
 	}
-	ref.answered = true
-	if !ref.valid || !c.scope[ref.file] && (!inScope || c.req.ByFixture) {
-		return nil
-	}
-	// The case's line is read here, in order (the line cache is no one else's); the job keeps a copy
-	// in its batch's arena.
-	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
-	return &assertJob{ref: *ref, w: w, text: keep(arena, text), err: err, file: c.req.Fixtures[ref.file]}
+	c.answers.add(lineRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(ci), valid: d.valid, inScope: inScope}, h)
 }
 
-// caseID reads ref's case line again for its id, which the index does not keep: for the duplicate
-// check, where the same hash must be the same id, and for no_candidate results. A valid case's id is
-// read alone; an invalid one's line goes through the validation that found its id. A line that no
-// longer holds a case with an id (the file changed during the run) gives "".
-func (c *checker) caseID(ref *caseRef) (string, error) {
+// answerOf finds the indexed candidate for case id, whose hash is h, reading candidate lines again
+// through lc to compare their ids.
+func (c *checker) answerOf(lc *lineCache, h uint64, id string) (slot int32, found bool) {
+	slot, _, err := c.answerRead(lc, h, id)
+	return slot, slot >= 0 && err == nil
+}
+
+// answerRead is answerOf with the candidate decoded, and the error of a candidate line whose id hashes
+// as id's does but that does not read again as a candidate (its file changed during the run).
+func (c *checker) answerRead(lc *lineCache, h uint64, id string) (int32, decodedCandidate, error) {
+	found, cand := int32(-1), decodedCandidate{}
+	var failed error
+	c.answers.each(h, func(slot int32) bool {
+		ref := c.answers.at(slot)
+		text, err := lc.read(c.candReal[ref.file], ref.off, int(ref.n))
+		if err != nil {
+			failed = fmt.Errorf("cannot read line %d of %s again: %v", ref.line, c.req.Candidates[ref.file], repofs.Reason(err))
+			return true
+		}
+		d := decodeCandidateLine(rawLine{Text: text, No: int(ref.line)})
+		switch {
+		case d.id == id && d.valid == ref.valid:
+			found, cand = slot, d
+			return false
+		case d.id == "" || d.valid != ref.valid:
+			failed = fmt.Errorf("line %d of %s no longer holds the candidate it held", ref.line, c.req.Candidates[ref.file])
+		}
+		return true
+	})
+	if found >= 0 {
+		return found, cand, nil
+	}
+	return -1, decodedCandidate{}, failed
+}
+
+// caseID reads ref's case line again for its id, which the index does not keep, for the duplicate
+// check, where the same hash must be the same id. A valid case's id is read alone; an invalid one's
+// line goes through the validation that found its id. A line that no longer holds a case with an id
+// (the file changed during the run) gives "".
+func (c *checker) caseID(ref *lineRef) (string, error) {
 	text, err := c.lines.read(c.real[ref.file], ref.off, int(ref.n))
 	switch {
 	case err != nil:
@@ -471,6 +537,60 @@ func (c *checker) caseID(ref *caseRef) (string, error) {
 		return caseIDOf(text)
 	}
 	return decodeLine(rawLine{Text: text, No: int(ref.line)}).info.id, nil
+}
+
+// settle reports, once every case is known, the candidates no case claimed (unknown_case) and the
+// second candidates of a case (duplicate_candidate, or unknown_case when no case has the id): it
+// reads again the candidates files in scope that hold any, line by line. A faulty candidate has
+// had its faults and gets nothing more.
+func (c *checker) settle(ctx context.Context) error {
+	for i := range c.answers.len() {
+		if ref := c.answers.at(int32(i)); !ref.claimed && ref.valid && ref.inScope {
+			c.unsettled[ref.file] = true
+		}
+	}
+	for ci, rel := range c.req.Candidates {
+		if !c.unsettled[ci] {
+			continue
+		}
+		err := c.withFile(rel, true, func(f *os.File, _ string) error {
+			_, err := c.readLines(ctx, f, func(ln rawLine) { c.settleLine(ci, rel, ln) })
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// settleLine settles one line of a candidates file that settle reads again.
+func (c *checker) settleLine(ci int, rel string, ln rawLine) {
+	defer c.recoverLine(rel, ln, true)
+	if ln.TooLarge || blank(ln.Text) {
+		return
+	}
+	d := decodeCandidateLine(ln)
+	if d.panic != nil {
+		panic(d.panic)
+	}
+	if !d.valid || d.id == "" {
+		return
+	}
+	slot, ok := c.answerOf(c.lines, c.answers.hash(d.id), d.id)
+	if !ok {
+		return // not a line pass 1 read (the file changed during the run)
+	}
+	ref := c.answers.at(slot)
+	first := ref.file == int32(ci) && ref.off == ln.Off
+	switch {
+	case first && ref.claimed:
+	case !ref.claimed:
+		c.candidateFault(rel, ln, d.id, d.idPos, checkUnknownCase, fmt.Sprintf("case %s is in no selected fixture", quote(d.id)))
+	default:
+		c.candidateFault(rel, ln, d.id, d.idPos, checkDuplicateCandidate,
+			fmt.Sprintf("a second candidate for case %s; the first one is checked", quote(d.id)))
+	}
 }
 
 // candidateFault reports a valid candidate's bookkeeping result at its case_id, whose value is at pos
@@ -485,7 +605,7 @@ func (c *checker) candidateFault(rel string, ln rawLine, id string, pos diag.Pos
 	})
 }
 
-// caseDoc is what pass 2 decodes of a valid case.
+// caseDoc is what the assertions read of a valid case.
 type caseDoc struct {
 	ID             string         `json:"id"`
 	SourceLocale   string         `json:"source_locale"`
@@ -501,7 +621,7 @@ type assertionDoc struct {
 	Params   rawJSON `json:"params"` // points into the line, valid while it is checked
 }
 
-// caseRoom is what pass 2 decodes a case into again and again, and the input its assertions read:
+// caseRoom is what a graded case is decoded into again and again, and the input its assertions read:
 // kept from case to case, the room of its assertions and the texts that recur included, so that a case
 // costs none of them an allocation.
 type caseRoom struct {
@@ -520,54 +640,46 @@ func (r *caseRoom) reset() {
 	r.in, r.placeholder = input{}, placeholderParams{}
 }
 
-// caseRooms hold the room pass 2 decodes cases into: a case is decoded again for each of its
-// candidates.
+// caseRooms hold the room cases are graded in.
 var caseRooms = sync.Pool{New: func() any { return new(caseRoom) }}
 
-// assert re-reads a case and runs its assertions on the candidate w.
-// assertJob is the assertions of one case on its candidate: everything they need, so that they run on
-// any core.
-type assertJob struct {
-	ref  caseRef
-	w    *candidateWire
-	text []byte // the case's line, re-read
-	err  error  // why it could not be re-read
-	file string
+// fill makes doc the case the fast path decoded into w, its source decoded now: only a graded case
+// needs it.
+func (doc *caseDoc) fill(w *caseWire, recur *recurring) error {
+	doc.ID, doc.SourceLocale, doc.TargetLocale, doc.RequiredTokens = w.ID, w.SourceLocale, w.TargetLocale, w.RequiredTokens
+	for _, a := range w.Assertions {
+		doc.Assertions = append(doc.Assertions, assertionDoc(a))
+	}
+	return jsonStringVia(w.Source, &doc.Source, recur)
 }
 
-// assert runs the job's assertions, handing each result to out.
-func (c *checker) assert(j *assertJob, out func(diag.Result)) {
-	ref, w := &j.ref, j.w
-	id := w.CaseID // the candidate's, which is its case's
-	line := int(ref.line)
+// grade runs the assertions of the case in text (at line of file) on its candidate cand, handing each
+// result to out. w is the case as the fast path decoded it, nil when the fast path doubted the line
+// and the authoritative validation found it valid: the case is then decoded from text.
+func (c *checker) grade(text []byte, w *caseWire, cand *candidateWire, file string, line int, out func(diag.Result)) {
+	id := cand.CaseID // the candidate's, which is its case's
 	room := caseRooms.Get().(*caseRoom)
 	defer func() {
 		room.reset()
 		caseRooms.Put(room)
 	}()
 	doc := &room.doc
-	err := j.err
-	if err == nil {
-		err = decodeCase(j.text, doc, &room.recur)
+	var err error
+	if w != nil {
+		err = doc.fill(w, &room.recur)
+	} else {
+		err = decodeCase(text, doc, &room.recur)
 	}
-	if err == nil && doc.ID != id {
-		err = errors.New("the line no longer holds this case")
-	}
-	if err != nil {
-		out(diag.Result{
-			Source: diag.SourceEvalCase, File: j.file, Pos: diag.Pos{Line: line, Col: 1}, Check: diag.CheckDefinition,
-			CaseID: id, Outcome: diag.Error, Severity: diag.SeverityError, Code: "internal_error",
-			Message: fmt.Sprintf("cannot re-read case %s: %v (did %s change during the run?)", id, err, j.file),
-		})
-		return
+	if err != nil { // a valid case decodes
+		panic(err)
 	}
 	in := &room.in
 	*in = input{
 		source: doc.Source, sourceLocale: doc.SourceLocale, targetLocale: doc.TargetLocale,
-		requiredTokens: doc.RequiredTokens, text: *w.Text,
+		requiredTokens: doc.RequiredTokens, text: *cand.Text,
 	}
-	if w.RawResponse != nil {
-		in.raw, in.hasRaw = *w.RawResponse, true
+	if cand.RawResponse != nil {
+		in.raw, in.hasRaw = *cand.RawResponse, true
 	}
 	for _, a := range doc.Assertions {
 		if a.Name == "placeholder_integrity" {
@@ -576,7 +688,7 @@ func (c *checker) assert(j *assertJob, out func(diag.Result)) {
 		}
 	}
 	for _, a := range doc.Assertions {
-		c.runAssertion(lookupAssertion(a.Name), a, in, j.file, line, id, out)
+		c.runAssertion(lookupAssertion(a.Name), a, in, file, line, id, out)
 	}
 }
 

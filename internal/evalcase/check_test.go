@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,6 +64,61 @@ cases/b.jsonl:1:1: error: placeholder_integrity: placeholder %d was altered to %
 		if r.Check == "placeholder_integrity" && r.CaseID == "a.two" && r.Severity != diag.SeverityWarning {
 			t.Errorf("a report assertion has severity %s", r.Severity)
 		}
+	}
+}
+
+// TestCheckSettlesCandidates: the first candidate of a case id answers it, valid or not; a second one
+// is a duplicate_candidate only when it is valid and a case has the id, else unknown_case, or its
+// faults alone; the first of two cases with an id is checked, in whichever candidates file its
+// candidate is.
+func TestCheckSettlesCandidates(t *testing.T) {
+	rs := check(t, map[string]string{
+		"cases/a.jsonl": strings.Join([]string{
+			caseLineFor("a.one", "%s", phHard),
+			caseLineFor("a.two", "%s", phHard),
+			`{"id": "a.bad"}`,
+			caseLineFor("a.one", "%d", phHard),
+			caseLineFor("a.three", "%s", phHard),
+		}, "\n"),
+		"candidates/c.jsonl": strings.Join([]string{
+			`{"case_id": "a.one", "text": 7}`,
+			candidateFor("a.one", "%s"),
+			candidateFor("gone.one", "x"),
+			candidateFor("gone.one", "y"),
+			`{"case_id": "a.two"}`,
+		}, "\n"),
+		"candidates/d.jsonl": candidateFor("a.two", "%s") + "\n" + candidateFor("a.bad", "x") + "\n" + candidateFor("a.three", "%d") + "\n" + `{"case_id": "a.three"}`,
+	})
+	var got []string
+	for _, r := range rs {
+		if r.Check != diag.CheckDefinition || r.Code == "duplicate_id" {
+			got = append(got, fmt.Sprintf("%s:%d %s %s", r.File, r.Pos.Line, r.Code, r.CaseID))
+		}
+	}
+	want := []string{
+		"candidates/c.jsonl:2 duplicate_candidate a.one", // the faulty line 1 answered a.one
+		"candidates/c.jsonl:3 unknown_case gone.one",
+		"candidates/c.jsonl:4 unknown_case gone.one",
+		"candidates/d.jsonl:1 duplicate_candidate a.two", // the faulty c.jsonl:5 answered a.two
+		"cases/a.jsonl:4 duplicate_id a.one",
+		"cases/a.jsonl:5 placeholder_mutated a.three",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	faults := map[string]int{}
+	for _, r := range rs {
+		if r.Check == diag.CheckDefinition && r.Code != "duplicate_id" {
+			faults[fmt.Sprintf("%s:%d", r.File, r.Pos.Line)]++
+		}
+	}
+	for _, at := range []string{"candidates/c.jsonl:1", "candidates/c.jsonl:5", "candidates/d.jsonl:4", "cases/a.jsonl:3"} {
+		if faults[at] == 0 {
+			t.Errorf("no fault at %s: %v", at, faults)
+		}
+	}
+	if len(faults) != 4 {
+		t.Errorf("faults at %v, want only the four faulty lines", faults)
 	}
 }
 
@@ -255,18 +311,21 @@ func TestCheckPanicsBecomeResults(t *testing.T) {
 	}
 }
 
-// TestCheckFixtureChangedDuringRun: pass 2 reads case lines again (the index keeps no ids); a fixture
-// rewritten between the passes gives an internal_error for its answered case and for its unanswered
-// one, never a verdict about other text.
-func TestCheckFixtureChangedDuringRun(t *testing.T) {
-	fixture := caseLineFor("a.one", "%s", phHard) + "\n" + caseLineFor("a.two", "%s", phHard) + "\n"
-	root := testfs.Tree(t, map[string]string{"cases/a.jsonl": fixture, "candidates/c.jsonl": candidateFor("a.one", "%s")})
+// TestCheckCandidatesChangedDuringRun: pass 2 reads candidate lines again (the index keeps no ids); a
+// candidates file rewritten between the passes gives an internal_error for the case its candidate
+// answered, never a verdict about other text, and no_candidate still for the case none answered.
+func TestCheckCandidatesChangedDuringRun(t *testing.T) {
+	candidates := candidateFor("a.one", "%s") + "\n"
+	root := testfs.Tree(t, map[string]string{
+		"cases/a.jsonl":      caseLineFor("a.one", "%s", phHard) + "\n" + caseLineFor("a.two", "%s", phHard) + "\n",
+		"candidates/c.jsonl": candidates,
+	})
 	var rs []diag.Result
 	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"},
 		ReadCandidates: true, CandidatesConfigured: true}, func(r diag.Result) { rs = append(rs, r) })
 	c.hook = func(what string) {
-		if what == "candidate" {
-			os.WriteFile(filepath.Join(root, "cases", "a.jsonl"), []byte(strings.Repeat("x", len(fixture))), 0o644)
+		if what == "candidate" { // the file's one candidate, decoded already, is indexed next
+			os.WriteFile(filepath.Join(root, "candidates", "c.jsonl"), []byte(strings.Repeat("x", len(candidates))), 0o644)
 		}
 	}
 	if err := c.run(context.Background()); err != nil {
@@ -275,11 +334,14 @@ func TestCheckFixtureChangedDuringRun(t *testing.T) {
 	diag.Sort(rs)
 	var got []string
 	for _, r := range rs {
-		got = append(got, fmt.Sprintf("%d %s %s %s", r.Pos.Line, r.Check, r.Code, r.CaseID))
+		got = append(got, fmt.Sprintf("%s:%d %s %s %s", r.File, r.Pos.Line, r.Check, r.Code, r.CaseID))
 	}
-	want := "1 definition internal_error a.one|2 definition internal_error "
+	want := "cases/a.jsonl:1 definition internal_error a.one|cases/a.jsonl:2 placeholder_integrity no_candidate a.two"
 	if strings.Join(got, "|") != want {
 		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	if msg := rs[0].Message; !strings.Contains(msg, "line 1 of candidates/c.jsonl no longer holds the candidate") {
+		t.Errorf("internal_error message %q does not say which line changed", msg)
 	}
 }
 
@@ -313,7 +375,7 @@ func TestCheckCancelled(t *testing.T) {
 }
 
 func TestCheckRereadsThroughWindows(t *testing.T) {
-	// Candidates in reverse order and a case line longer than a window.
+	// Candidates in reverse order, a case line and a candidate line longer than a window.
 	var cases, cands []string
 	for i := 0; i < 3000; i++ {
 		src := "%s " + strings.Repeat("y", i%7)
@@ -321,7 +383,11 @@ func TestCheckRereadsThroughWindows(t *testing.T) {
 			src = strings.Repeat("z", windowSize+10) + " %s"
 		}
 		cases = append(cases, caseLineFor(fmt.Sprintf("c.n%d", i), src, phHard))
-		cands = append(cands, candidateFor(fmt.Sprintf("c.n%d", 2999-i), "%s"))
+		text := "%s"
+		if i == 700 {
+			text = strings.Repeat("w", windowSize+10) + " %s"
+		}
+		cands = append(cands, candidateFor(fmt.Sprintf("c.n%d", 2999-i), text))
 	}
 	rs := check(t, map[string]string{"cases/a.jsonl": strings.Join(cases, "\n"), "candidates/c.jsonl": strings.Join(cands, "\n")})
 	if len(rs) != 3000 || len(find(rs, "ok")) != 3000 {

@@ -29,7 +29,7 @@ type caseWire struct {
 	SourceLocale   string          `json:"source_locale"`
 	TargetLocale   string          `json:"target_locale"`
 	Domain         string          `json:"domain"`
-	Source         stringCheck     `json:"source"` // any text: checked, not kept
+	Source         rawString       `json:"source"` // any text, decoded only when the case is graded
 	Assertions     []assertionWire `json:"assertions"`
 	Provenance     provenanceWire  `json:"provenance"`
 	Context        objectCheck     `json:"context"`
@@ -66,13 +66,15 @@ func (*objectCheck) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// stringCheck accepts a JSON string without decoding it.
-type stringCheck struct{}
+// rawString accepts a JSON string and keeps its text undecoded: it points into the line, as rawJSON
+// does.
+type rawString []byte
 
-func (*stringCheck) UnmarshalJSON(b []byte) error {
+func (r *rawString) UnmarshalJSON(b []byte) error {
 	if len(b) == 0 || b[0] != '"' {
 		return errors.New("not a string")
 	}
+	*r = b
 	return nil
 }
 
@@ -152,7 +154,7 @@ func fastCase(text []byte) (*caseWire, bool) {
 }
 
 // fastCaseInto is fastCase decoding into w, which must be zero but for the room its empty Assertions
-// may have: pass 1 reuses one per line (caseWires).
+// may have: pass 2 reuses one per line (caseWires).
 func fastCaseInto(text []byte, w *caseWire) bool {
 	// A null anywhere (even inside a string) sends the line to the
 	// authoritative validation: a null would decode as an absent field.
@@ -174,8 +176,8 @@ func (w *caseWire) reset() {
 	*w = caseWire{Assertions: w.Assertions[:0], recur: w.recur}
 }
 
-// caseWires are the caseWires pass 1 decodes lines into: only the id and the assertions' mask are
-// kept of each.
+// caseWires are the caseWires pass 2 decodes lines into: the id and the assertions' mask are kept of
+// each, and a graded case is read from it while its line is checked.
 var caseWires = sync.Pool{New: func() any { return new(caseWire) }}
 
 // jsonCase decodes a case line with encoding/json, and scans its keys.

@@ -132,7 +132,7 @@ func FuzzReadCases(f *testing.F) {
 		if err := c.run(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		c.lines.close()
+		c.close()
 		lines := map[string][][]byte{"f.jsonl": splitLines(fixture), "c.jsonl": splitLines(candidates)}
 		for _, r := range rs {
 			if r.Code == "internal_error" {
@@ -150,8 +150,9 @@ func FuzzReadCases(f *testing.F) {
 			}
 		}
 		// The fast path accepts no line the authoritative validation rejects,
-		// and reads a valid line as it does; pass 2 reads a valid case as
-		// encoding/json does.
+		// and reads a valid line as it does; a graded case reads as
+		// encoding/json reads it, from the fast path's wire or, when the fast
+		// path doubted it, from its line.
 		for _, ln := range splitLines(fixture) {
 			fs, info := validateCase(ln, 1)
 			if fs.total == 0 {
@@ -175,6 +176,11 @@ func FuzzReadCases(f *testing.F) {
 				}
 				if a, r := w.mask(); info.id != w.ID || info.asserts != a || info.report != r {
 					t.Fatalf("%q: the fast path reads %q %b %b, validation %q %b %b", ln, w.ID, a, r, info.id, info.asserts, info.report)
+				}
+				var want, got caseDoc
+				json.Unmarshal(ln, &want)
+				if err := got.fill(w, nil); err != nil || !reflect.DeepEqual(got, want) {
+					t.Fatalf("%q: the fast path's wire fills %+v (%v), encoding/json gives %+v", ln, got, err, want)
 				}
 			}
 			cfs, cw, _ := validateCandidate(ln, 1)

@@ -2,16 +2,16 @@ package evalcase
 
 import "hash/maphash"
 
-// index is pass 1's index of cases (README "Results, scope and memory"): each case's ref in a slot,
-// found by a keyed 64-bit hash of its id through an open-addressing table. The ids are not kept: a
-// ref says where its case's line is, and the one caller that must be sure two ids are the same (the
-// duplicate check) reads the line again. Two different ids share a hash once in 2^64 (the seed is new
-// each run, so no fixture can be made to collide); a candidate then finds the other case, whose
-// re-read line pass 2 checks, so that a collision is an internal_error, never a wrong verdict. None of
-// it holds a pointer the collector has to scan, and growing it never copies the refs.
+// index finds lines by the id they hold (README "Results, scope and memory"): the candidates by their
+// case_id, and the cases no candidate names by their id. Each line's ref is in a slot, found by a keyed
+// 64-bit hash of its id through an open-addressing table. The ids are not kept: a ref says where its
+// line is, and a caller that must be sure two ids are the same reads the line again. Two different ids
+// share a hash once in 2^64 (the seed is new each run, so no file can be made to collide), and as
+// every caller compares the ids it reads again, a collision costs a read, never a wrong verdict. None
+// of it holds a pointer the collector has to scan, and growing it never copies the refs.
 type index struct {
 	seed  maphash.Seed
-	refs  [][]caseRef // refChunk each, the last one filling
+	refs  [][]lineRef // refChunk each, the last one filling
 	table []uint32    // per entry: slot+1, 0 for empty; at most half full. The hash is the slot's ref's.
 	count int32
 }
@@ -20,11 +20,11 @@ const refChunk = 4096
 
 func newIndex() *index { return &index{seed: maphash.MakeSeed(), table: make([]uint32, 1024)} }
 
-// len is how many cases there are.
+// len is how many lines it holds.
 func (x *index) len() int { return int(x.count) }
 
 // at is the ref in slot.
-func (x *index) at(slot int32) *caseRef { return &x.refs[slot/refChunk][slot%refChunk] }
+func (x *index) at(slot int32) *lineRef { return &x.refs[slot/refChunk][slot%refChunk] }
 
 // hash is id's hash, as the index keys it.
 func (x *index) hash(id string) uint64 { return maphash.String(x.seed, id) }
@@ -50,12 +50,12 @@ func (x *index) each(h uint64, f func(slot int32) bool) {
 	}
 }
 
-// add puts ref, the case of the id whose hash is h, in the next slot.
-func (x *index) add(ref caseRef, h uint64) {
+// add puts ref, the line of the id whose hash is h, in the next slot.
+func (x *index) add(ref lineRef, h uint64) {
 	slot := x.count
 	ref.hash = h
 	if slot%refChunk == 0 {
-		x.refs = append(x.refs, make([]caseRef, 0, refChunk))
+		x.refs = append(x.refs, make([]lineRef, 0, refChunk))
 	}
 	x.refs[len(x.refs)-1] = append(x.refs[len(x.refs)-1], ref)
 	x.count++

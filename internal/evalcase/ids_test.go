@@ -24,7 +24,7 @@ func TestIndex(t *testing.T) {
 		if _, dup := x.find(id(i)); dup {
 			t.Fatalf("%s found before it was added", id(i))
 		}
-		x.add(caseRef{line: int32(i + 1)}, x.hash(id(i)))
+		x.add(lineRef{line: int32(i + 1)}, x.hash(id(i)))
 	}
 	if x.len() != n {
 		t.Fatalf("len %d, want %d", x.len(), n)
@@ -45,8 +45,8 @@ func TestIndex(t *testing.T) {
 	}
 
 	h := x.hash("case.5")
-	x.add(caseRef{line: -1}, h)   // a second case whose id hashes as case.5's does
-	x.add(caseRef{line: -2}, h^1) // another hash, next to it in the table
+	x.add(lineRef{line: -1}, h)   // a second case whose id hashes as case.5's does
+	x.add(lineRef{line: -2}, h^1) // another hash, next to it in the table
 	var lines []int32
 	x.each(h, func(slot int32) bool { lines = append(lines, x.at(slot).line); return true })
 	if slices.Sort(lines); !slices.Equal(lines, []int32{-1, 6}) {

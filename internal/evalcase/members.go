@@ -8,9 +8,9 @@ import (
 	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
-// Pass 2 re-reads a case that pass 1 has validated. Rather than decode the
-// whole line again, it walks the members and decodes only those the
-// assertions read: strings with encoding/json (a string without escapes is
+// A valid case that the fast path doubted is decoded for its assertions
+// here. Rather than decode the whole line, this walks the members and
+// decodes only those the assertions read: strings with encoding/json (a string without escapes is
 // taken as it is: that is what decoding it gives), arrays item by item.
 
 var errNotObject = errors.New("not a JSON object")

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestDecodeCase checks that pass 2's partial decoding reads a valid case
+// TestDecodeCase checks that the partial decoding of a graded case reads a valid case
 // as json.Unmarshal into caseDoc does.
 func TestDecodeCase(t *testing.T) {
 	var recur recurring

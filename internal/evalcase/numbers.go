@@ -225,7 +225,7 @@ func runNumbers(in *input, _ []byte) verdict {
 	syntax, re := SyntaxAuto, (*regexp.Regexp)(nil)
 	if in.placeholder != nil {
 		syntax = in.placeholder.Syntax
-		re, _ = customPattern(in.placeholder.Patterns) // validated in pass 1
+		re, _ = customPattern(in.placeholder.Patterns) // validated before it is graded
 	}
 	var texts [2][]numRun
 	for i, t := range [2]struct{ text, where string }{{in.source, "source"}, {in.text, "candidate text"}} {

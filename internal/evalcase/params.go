@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// paramCache decodes an assertion's params, which pass 1 has validated, into
+// paramCache decodes an assertion's params, which are validated before they are graded, into
 // T. Fixtures repeat the same few params, so each decoded value is
 // remembered by its text (a bounded cache); values are shared and must not
 // be changed.
@@ -22,7 +22,7 @@ func (c *paramCache[T]) get(raw []byte) T {
 		return p
 	}
 	if len(raw) > 0 {
-		json.Unmarshal(raw, &p) // validated in pass 1
+		json.Unmarshal(raw, &p) // validated before it is graded
 	}
 	c.mu.Lock()
 	if c.m == nil || len(c.m) > 1024 {

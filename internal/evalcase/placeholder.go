@@ -274,7 +274,7 @@ func runPlaceholders(in *input, raw []byte) verdict {
 	p := decodePlaceholderParams(raw)
 	custom, err := customPattern(p.Patterns)
 	if err != nil {
-		panic(err) // validated in pass 1
+		panic(err) // validated before it is graded
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder
 	exp, over := in.tokens(0, p.Syntax, custom)

@@ -10,7 +10,7 @@ import (
 
 // protocolParams are protocol_complete's params.
 type protocolParams struct {
-	ExpectedItems   *float64 `json:"expected_items"` // integral, validated in pass 1
+	ExpectedItems   *float64 `json:"expected_items"` // integral, validated before it is graded
 	Terminator      *string  `json:"terminator"`
 	AllowExtraItems bool     `json:"allow_extra_items"`
 }

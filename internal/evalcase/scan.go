@@ -43,7 +43,7 @@ func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
 }
 
 // scanCase reads a case line of the usual shape into a caseWire without encoding/json (README "Results,
-// scope and memory": pass 1 at parse speed). It is the fast path's fast path: ok only when it is sure
+// scope and memory": fixtures at parse speed). It is the fast path's fast path: ok only when it is sure
 // to read the line as encoding/json and scanKeys together would, and present then says which
 // top-level keys the line has. Anything it does not follow (an escape in a string it keeps, a key it
 // does not know, a repeated key, deep nesting, text that may not be JSON) is !ok, and the line goes
@@ -73,7 +73,13 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 		case "difficulty":
 			return s.recurringString(&w.Difficulty)
 		case "source":
-			return s.peek() == '"' && s.value()
+			if s.peek() != '"' {
+				return false
+			}
+			start := s.i
+			ok := s.value()
+			w.Source = rawString(s.b[start:s.i])
+			return ok
 		case "context":
 			return s.peek() == '{' && s.value()
 		case "references":

@@ -60,7 +60,7 @@ func scanAgrees(t *testing.T, line []byte) bool {
 	scan := func(b []byte) (*caseWire, uint32, bool) {
 		w := new(caseWire)
 		present, ok := scanCase(b, w)
-		// A wire pass 1 uses again, with room from a line of three assertions, reads the same.
+		// A wire used again, with room from a line of three assertions, reads the same.
 		again := new(caseWire)
 		scanCase([]byte(threeAssertions), again)
 		again.reset()

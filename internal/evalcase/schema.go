@@ -322,7 +322,7 @@ func caseKeyHint(key string) string {
 	return ""
 }
 
-// caseInfo is what pass 1 keeps of a case line that the authoritative validation read.
+// caseInfo is what pass 2 keeps of a case line that the authoritative validation read.
 type caseInfo struct {
 	id    string   // the case's id when it is a valid one, else ""
 	idPos diag.Pos // where the id's value is

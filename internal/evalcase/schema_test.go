@@ -39,7 +39,7 @@ func assertion(name, params string) string {
 	return `[{"name": "` + name + `", "severity": "hard", "params": ` + params + `}]`
 }
 
-// lineFaults runs the authoritative validation of one case line, as pass 1 does for a line the fast path
+// lineFaults runs the authoritative validation of one case line, as pass 2 does for a line the fast path
 // doubts.
 func lineFaults(line string) []fault {
 	fs, _ := validateCase([]byte(line), 1)
