@@ -112,18 +112,23 @@ type checkedCase struct {
 	results []diag.Result // the assertions' results, or the internal_error of a candidate not read again
 }
 
+// release lets go of what d holds once its line is reported, keeping the room of its results.
+func (d *checkedCase) release() {
+	clear(d.results) // the report's now
+	*d = checkedCase{results: d.results[:0]}
+}
+
 // readCase decodes one fixture line into d and, when it is a case a candidate names and in scope,
 // reads that candidate again through lc and grades the case on it.
 func (c *checker) readCase(fi int, ln rawLine, lc *lineCache, d *checkedCase) {
-	clear(d.results) // the last line's, the report's now
 	*d = checkedCase{answer: -1, results: d.results[:0]}
 	if ln.TooLarge || blank(ln.Text) {
 		return
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			clear(d.results)
-			*d = checkedCase{decodedCase: decodedCase{panic: v}, answer: -1, results: d.results[:0]}
+			d.release()
+			*d = checkedCase{decodedCase: decodedCase{panic: v}, answer: -1, results: d.results}
 		}
 	}()
 	w := caseWires.Get().(*caseWire)

@@ -232,7 +232,10 @@ func (c *checker) indexCandidates(ctx context.Context, ci int) error {
 	return c.withFile(rel, inScope, func(f *os.File, real string) error {
 		c.candReal[ci] = real
 		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, _ *lineCache, d *decodedCandidate) { *d = decodeCandidateLine(ln) },
-			func(ln rawLine, d *decodedCandidate) { c.candidateLine(ci, rel, ln, inScope, d) })
+			func(ln rawLine, d *decodedCandidate) {
+				c.candidateLine(ci, rel, ln, inScope, d)
+				*d = decodedCandidate{} // its faults and wire are done with
+			})
 	})
 }
 
@@ -242,7 +245,10 @@ func (c *checker) checkFixture(ctx context.Context, fi int) error {
 	return c.withFile(rel, inScope, func(f *os.File, real string) error {
 		c.real[fi] = real
 		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, lc *lineCache, d *checkedCase) { c.readCase(fi, ln, lc, d) },
-			func(ln rawLine, d *checkedCase) { c.caseLine(fi, rel, ln, inScope, d) })
+			func(ln rawLine, d *checkedCase) {
+				c.caseLine(fi, rel, ln, inScope, d)
+				d.release()
+			})
 	})
 }
 
