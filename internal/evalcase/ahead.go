@@ -165,6 +165,15 @@ func (c *checker) readCase(fi int, ln rawLine, lc *lineCache, d *checkedCase) {
 	c.grade(ln.Text, wire, cand.wire, c.req.Fixtures[fi], ln.No, func(r diag.Result) { d.results = append(d.results, r) })
 }
 
+// newReaders makes the line caches eachDecoded's cores read candidates again through, one a core.
+func newReaders() chan *lineCache {
+	readers := make(chan *lineCache, runtime.GOMAXPROCS(0))
+	for range cap(readers) {
+		readers <- newLineCache()
+	}
+	return readers
+}
+
 // lineBatch is a run of lines, their texts copied end to end into text, and what decoding them
 // found. Batches are used again once handed on (nothing keeps a line's text past its use), so
 // reading a file allocates a few batches' worth of text, not the file's; so is what each line's

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"sync"
@@ -146,16 +145,13 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 		candScope: make([]bool, len(req.Candidates)),
 		unsettled: make([]bool, len(req.Candidates)),
 		lines:     newLineCache(),
-		readers:   make(chan *lineCache, runtime.GOMAXPROCS(0)),
+		readers:   newReaders(),
 	}
 	for i, f := range req.Fixtures {
 		c.scope[i] = req.InScope(f)
 	}
 	for i, f := range req.Candidates {
 		c.candScope[i] = req.InScope(f)
-	}
-	for range cap(c.readers) {
-		c.readers <- newLineCache()
 	}
 	return c
 }
@@ -312,11 +308,16 @@ func (c *checker) recoverLine(rel string, ln rawLine, inScope bool) {
 	}
 }
 
-// lineStarts is what every line goes through first (kind is "case" or "candidate", for the test hook): a
-// line too long is too_large, a blank one is skipped. It reports whether the line is to be read.
-func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool) bool {
+// lineStarts is what every line goes through first, in order (kind is "case" or "candidate", for the
+// test hook): a line too long is too_large, a blank one is skipped, and a panic while decoding it on a
+// core (panicked) is raised again here, for recoverLine to report. It reports whether the line is to
+// be read.
+func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool, panicked any) bool {
 	if c.hook != nil {
 		c.hook(kind)
+	}
+	if panicked != nil {
+		panic(panicked)
 	}
 	if ln.TooLarge {
 		c.tooLarge(rel, ln, inScope)
@@ -331,11 +332,8 @@ func (c *checker) lineStarts(kind, rel string, ln rawLine, inScope bool) bool {
 // the index of cases.
 func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *checkedCase) {
 	defer c.recoverLine(rel, ln, inScope)
-	if !c.lineStarts("case", rel, ln, inScope) {
+	if !c.lineStarts("case", rel, ln, inScope, d.panic) {
 		return
-	}
-	if d.panic != nil {
-		panic(d.panic)
 	}
 	info := d.info
 	if inScope && d.faults.total > 0 {
@@ -475,11 +473,8 @@ func decodeCandidateLine(ln rawLine) (d decodedCandidate) {
 // one is settled at the end, once every case is known.
 func (c *checker) candidateLine(ci int, rel string, ln rawLine, inScope bool, d *decodedCandidate) {
 	defer c.recoverLine(rel, ln, inScope)
-	if !c.lineStarts("candidate", rel, ln, inScope) {
+	if !c.lineStarts("candidate", rel, ln, inScope, d.panic) {
 		return
-	}
-	if d.panic != nil {
-		panic(d.panic)
 	}
 	if inScope && d.faults.total > 0 {
 		c.emitFaults(rel, ln, d.faults, d.id)

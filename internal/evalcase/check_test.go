@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -103,7 +102,7 @@ func TestCheckSettlesCandidates(t *testing.T) {
 		"cases/a.jsonl:4 duplicate_id a.one",
 		"cases/a.jsonl:5 placeholder_mutated a.three",
 	}
-	if !slices.Equal(got, want) {
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	faults := map[string]int{}
