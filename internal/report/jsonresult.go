@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -257,8 +256,14 @@ func appendValueJSON(b []byte, v any, depth int, guard bool) ([]byte, error) {
 		if len(x) == 0 {
 			return append(b, "{}"...), nil
 		}
+		var room [16]string // evidence objects have a few keys: sorted with no allocation
+		keys := room[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
 		b = append(b, '{')
-		for i, k := range slices.Sorted(maps.Keys(x)) {
+		for i, k := range keys {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -194,3 +194,24 @@ func TestCount(t *testing.T) {
 		t.Errorf("Count() = %+v", s)
 	}
 }
+
+// BenchmarkAppendResultJSON is one failing EvalCase result's JSON, evidence and all: what the JSON
+// report spends on each of a large run's failures.
+func BenchmarkAppendResultJSON(b *testing.B) {
+	r := diag.Result{
+		Source: diag.SourceEvalCase, File: "cases/a.jsonl", Pos: diag.Pos{Line: 10, Col: 1}, Check: "number_fidelity",
+		CaseID: "a.one", Outcome: diag.Fail, Severity: diag.SeverityError, Code: "number_missing",
+		Message: "number 9,250 (9250) of the source is missing",
+		Evidence: map[string]any{"expected": []any{"9,250"}, "actual": []any{}, "missing": []any{"9,250"},
+			"source_decimal": ".", "target_decimal": ".", "faults": []any{map[string]any{
+				"code": "number_missing", "message": "number 9,250 (9250) of the source is missing", "number": "9,250", "value": "9250"}}},
+	}
+	var out []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if out, err = appendResultJSON(out[:0], &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
