@@ -105,7 +105,7 @@ func jsonStringVia(val []byte, s *string, recur *recurring) error {
 		*s = recur.of(val[1 : len(val)-1])
 		return nil
 	}
-	if v, ok := jsonstr.Unquote(val); ok { // as json.Unmarshal decodes it, several times faster
+	if v, ok := recur.unquoted(val); ok { // as json.Unmarshal decodes it, several times faster
 		*s = v
 		return nil
 	}

@@ -193,6 +193,26 @@ func (r *recurring) of(b []byte) string {
 	return s
 }
 
+// unquoted returns the JSON string tok (its quotes and escapes included) decoded, as jsonstr.Unquote
+// decodes it, the one r holds if it holds it; false when tok is not one jsonstr.Unquote reads. A
+// text with escapes is held under its token, quotes and all, which no text without escapes can be
+// (it holds no quote).
+func (r *recurring) unquoted(tok []byte) (string, bool) {
+	if r != nil {
+		if s, ok := (*r)[string(tok)]; ok {
+			return s, true
+		}
+	}
+	v, ok := jsonstr.Unquote(tok)
+	if ok && r != nil && len(tok) <= maxRecurringLen && len(*r) < maxRecurring {
+		if *r == nil {
+			*r = make(recurring, maxRecurring)
+		}
+		(*r)[string(tok)] = v
+	}
+	return v, ok
+}
+
 // maxScanDepth and maxScanKeys are scanKeys' limits: past them, encoding/json decides.
 const (
 	maxScanDepth = 16
@@ -345,7 +365,7 @@ func (s *scanner) stringInto(to *string, recur *recurring) bool {
 		*to = recur.of(tok[1 : len(tok)-1])
 		return true
 	}
-	v, ok := jsonstr.Unquote(tok) // as json.Unmarshal decodes it, several times faster
+	v, ok := recur.unquoted(tok) // as json.Unmarshal decodes it, several times faster
 	*to = v
 	return ok
 }

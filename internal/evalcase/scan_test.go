@@ -154,4 +154,24 @@ func TestRecurring(t *testing.T) {
 	if len(r) != maxRecurring {
 		t.Errorf("%d texts held, want %d", len(r), maxRecurring)
 	}
+
+	// Texts with escapes are held under their tokens, apart from the same text without them.
+	var e recurring
+	if got := e.of([]byte("<b>")); got != "<b>" {
+		t.Fatalf("of = %q", got)
+	}
+	for range 2 {
+		if got, ok := e.unquoted([]byte(`"\u003cb\u003e"`)); !ok || got != "<b>" {
+			t.Fatalf("unquoted = %q, %v", got, ok)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = e.unquoted([]byte(`"\u003cb\u003e"`)) }); n != 0 {
+		t.Errorf("a held text with escapes costs %v allocations", n)
+	}
+	if got, ok := e.unquoted([]byte(`"\x"`)); ok || len(e) != 2 {
+		t.Errorf("an invalid escape reads %q, %v; %d held", got, ok, len(e))
+	}
+	if got, ok := none.unquoted([]byte(`"a\nb"`)); !ok || got != "a\nb" {
+		t.Errorf("a nil table unquotes %q, %v", got, ok)
+	}
 }
