@@ -191,6 +191,7 @@ func BenchmarkIndexMemory(b *testing.B) {
 				runtime.ReadMemStats(&after)
 				live = after.HeapInuse - before.HeapInuse
 				runtime.KeepAlive(c)
+				c.close()
 			}
 			b.ReportMetric(float64(live)/float64(n), "index-B/case")
 		})

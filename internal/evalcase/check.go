@@ -126,9 +126,9 @@ type checker struct {
 	scope     []bool            // each fixture's InScope
 	candReal  []string          // each candidates file's resolved path
 	candScope []bool            // each candidates file's InScope
-	unsettled []bool            // each candidates file: it has a second candidate (settle reads it again)
+	unsettled []bool            // each candidates file: settle reads it again (a second candidate, or one unclaimed)
 	lines     *lineCache        // re-reads lines for the checks done in order
-	readers   chan *lineCache   // re-read candidates for the cases decoded on every core, one each
+	readers   chan *lineCache   // read candidates again for the cases graded on every core, one a core
 	hook      func(what string) // tests: runs before each line is checked (and may panic)
 }
 

@@ -237,11 +237,11 @@ func TestCheckTooLarge(t *testing.T) {
 	})
 	var rs []diag.Result
 	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"}, ReadCandidates: true}, func(r diag.Result) { rs = append(rs, r) })
+	defer c.close()
 	c.limit = 1000
 	if err := c.run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	c.lines.close()
 	diag.Sort(rs)
 	want := `candidates/c.jsonl:1:1: error: definition: line 1 is longer than 0 MiB; it is skipped [too_large]
 cases/a.jsonl:2:1: error: definition: line 2 is longer than 0 MiB; it is skipped [too_large]
@@ -284,6 +284,7 @@ func TestCheckPanicsBecomeResults(t *testing.T) {
 	})
 	var rs []diag.Result
 	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"}, ReadCandidates: true}, func(r diag.Result) { rs = append(rs, r) })
+	defer c.close()
 	cases := 0
 	c.hook = func(what string) {
 		switch what {
@@ -322,6 +323,7 @@ func TestCheckCandidatesChangedDuringRun(t *testing.T) {
 	var rs []diag.Result
 	c := newChecker(Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"},
 		ReadCandidates: true, CandidatesConfigured: true}, func(r diag.Result) { rs = append(rs, r) })
+	defer c.close()
 	c.hook = func(what string) {
 		if what == "candidate" { // the file's one candidate, decoded already, is indexed next
 			os.WriteFile(filepath.Join(root, "candidates", "c.jsonl"), []byte(strings.Repeat("x", len(candidates))), 0o644)
