@@ -227,7 +227,7 @@ func (c *checker) indexCandidates(ctx context.Context, ci int) error {
 	rel, inScope := c.req.Candidates[ci], c.candScope[ci]
 	return c.withFile(rel, inScope, func(f *os.File, real string) error {
 		c.candReal[ci] = real
-		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, _ *lineCache, d *decodedCandidate) { *d = decodeCandidateLine(ln) },
+		return eachDecoded(c, ctx, f, rel, inScope, func(ln rawLine, _ *lineCache, d *decodedCandidate) { *d = decodeCandidateLine(ln, false) },
 			func(ln rawLine, d *decodedCandidate) {
 				c.candidateLine(ci, rel, ln, inScope, d)
 				*d = decodedCandidate{} // its faults and wire are done with
@@ -448,8 +448,9 @@ type decodedCandidate struct {
 }
 
 // decodeCandidateLine decodes one candidate line: by the fast path, else, when it doubts the line,
-// by the authoritative validation, which finds every fault.
-func decodeCandidateLine(ln rawLine) (d decodedCandidate) {
+// by the authoritative validation, which finds every fault. Unless keep, a valid candidate's texts
+// are checked, not kept (d.wire is nil).
+func decodeCandidateLine(ln rawLine, keep bool) (d decodedCandidate) {
 	if ln.TooLarge || blank(ln.Text) {
 		return decodedCandidate{}
 	}
@@ -458,7 +459,11 @@ func decodeCandidateLine(ln rawLine) (d decodedCandidate) {
 			d = decodedCandidate{panic: v}
 		}
 	}()
-	if w, ok := fastCandidate(ln.Text); ok {
+	if !keep {
+		if id, ok := fastCandidateID(ln.Text); ok {
+			return decodedCandidate{valid: true, id: id}
+		}
+	} else if w, ok := fastCandidate(ln.Text); ok {
 		return decodedCandidate{valid: true, id: w.CaseID, wire: w}
 	}
 	fs, v, pos := validateCandidate(ln.Text, ln.No)
@@ -509,7 +514,7 @@ func (c *checker) answerRead(lc *lineCache, h uint64, id string) (int32, decoded
 			failed = fmt.Errorf("cannot read line %d of %s again: %v", ref.line, c.req.Candidates[ref.file], repofs.Reason(err))
 			return true
 		}
-		d := decodeCandidateLine(rawLine{Text: text, No: int(ref.line)})
+		d := decodeCandidateLine(rawLine{Text: text, No: int(ref.line)}, true)
 		switch {
 		case d.id == id && d.valid == ref.valid:
 			found, cand = slot, d
@@ -571,7 +576,7 @@ func (c *checker) settleLine(ci int, rel string, ln rawLine) {
 	if ln.TooLarge || blank(ln.Text) {
 		return
 	}
-	d := decodeCandidateLine(ln)
+	d := decodeCandidateLine(ln, false)
 	if d.panic != nil {
 		panic(d.panic)
 	}

@@ -313,17 +313,32 @@ type candidateWire struct {
 
 // fastCandidate decodes a certainly valid candidate line.
 func fastCandidate(text []byte) (*candidateWire, bool) {
+	w := new(candidateWire)
+	return w, fastCandidateInto(text, w, true)
+}
+
+// fastCandidateID is fastCandidate for pass 1, which needs only the case id of a valid candidate:
+// the texts are checked, not kept.
+func fastCandidateID(text []byte) (string, bool) {
+	var w candidateWire
+	ok := fastCandidateInto(text, &w, false)
+	return w.CaseID, ok
+}
+
+// fastCandidateInto decodes a certainly valid candidate line into w, its texts only when keep.
+func fastCandidateInto(text []byte, w *candidateWire, keep bool) bool {
 	if !utf8.Valid(text) {
-		return nil, false
+		return false
 	}
-	if w, present, ok := scanCandidate(text); ok {
-		return w, w.CaseID != "" && w.Text != nil && present&candidateNeeds == candidateNeeds
+	if present, ok := scanCandidate(text, w, keep); ok {
+		return w.CaseID != "" && w.Text != nil && present&candidateNeeds == candidateNeeds
 	}
-	w, ks, err := jsonCandidate(text)
-	if err != nil || w.CaseID == "" || w.Text == nil || ks.dup || ks.unknown || ks.present&candidateNeeds != candidateNeeds {
-		return nil, false
+	jw, ks, err := jsonCandidate(text)
+	if err != nil || jw.CaseID == "" || jw.Text == nil || ks.dup || ks.unknown || ks.present&candidateNeeds != candidateNeeds {
+		return false
 	}
-	return w, true
+	*w = *jw
+	return true
 }
 
 // jsonCandidate decodes a candidate line with encoding/json, and scans its keys.

@@ -7,12 +7,12 @@ import (
 	"github.com/evalgate/evalgate/internal/jsonstr"
 )
 
-// scanCandidate is scanCase for a candidate line: it reads {case_id, text, raw_response} as
+// scanCandidate is scanCase for a candidate line: it reads {case_id, text, raw_response} into w as
 // encoding/json and scanKeys would, present being scanKeys', or says it is not sure. text must be
-// valid UTF-8; a null may stand for raw_response.
-func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
+// valid UTF-8; a null may stand for raw_response. Unless keep, the texts are checked but not decoded:
+// Text and RawResponse then point at noText, which only says that they are there.
+func scanCandidate(text []byte, w *candidateWire, keep bool) (present uint32, ok bool) {
 	s := scanner{b: text}
-	w = new(candidateWire)
 	ok = s.object(CandidateFields, func(k int, name []byte) bool {
 		present |= 1 << k
 		var to **string
@@ -31,15 +31,39 @@ func scanCandidate(text []byte) (w *candidateWire, present uint32, ok bool) {
 			// which is not the scanner's to find.
 			return to == &w.RawResponse && s.literal("null")
 		}
+		if !keep {
+			*to = &noText
+			return s.checkString()
+		}
 		var v string
 		*to = &v
 		return s.plainString(&v)
 	})
 	s.space()
 	if !ok || s.i != len(text) {
-		return nil, 0, false
+		return 0, false
 	}
-	return w, present, true
+	return present, true
+}
+
+// noText stands for a text scanCandidate checked and did not keep.
+var noText string
+
+// checkString passes a string plainString would read, without decoding it but for its escapes.
+func (s *scanner) checkString() bool {
+	if s.peek() != '"' {
+		return false
+	}
+	start := s.i
+	if !s.skipString() {
+		return false
+	}
+	tok := s.b[start:s.i]
+	if bytes.IndexByte(tok, '\\') < 0 {
+		return true
+	}
+	_, ok := jsonstr.Unquote(tok)
+	return ok
 }
 
 // scanCase reads a case line of the usual shape into a caseWire without encoding/json (README "Results,

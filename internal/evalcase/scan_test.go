@@ -120,12 +120,32 @@ var candidateSeeds = []string{
 }
 
 // FuzzScanCandidate: a candidate line the scanner reads is one encoding/json reads the same, with
-// the same keys present and none repeated or unknown.
+// the same keys present and none repeated or unknown; scanning it without keeping its texts reads
+// the same lines, the same id and the same keys, and the fast path's case id for pass 1 is the fast
+// path's.
 func FuzzScanCandidate(f *testing.F) {
 	for _, s := range candidateSeeds {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, line []byte) { agrees(t, line, scanCandidate, jsonCandidate) })
+	f.Fuzz(func(t *testing.T, line []byte) {
+		scan := func(b []byte) (*candidateWire, uint32, bool) {
+			w := new(candidateWire)
+			present, ok := scanCandidate(b, w, true)
+			var checked candidateWire
+			presentChecked, okChecked := scanCandidate(b, &checked, false)
+			if okChecked != ok || ok && (presentChecked != present || checked.CaseID != w.CaseID ||
+				(checked.Text != nil) != (w.Text != nil) || (checked.RawResponse != nil) != (w.RawResponse != nil)) {
+				t.Fatalf("scanning without the texts reads %+v %b %v, with them %+v %b %v: %q", checked, presentChecked, okChecked, w, present, ok, b)
+			}
+			return w, present, ok
+		}
+		agrees(t, line, scan, jsonCandidate)
+		w, ok := fastCandidate(line)
+		id, idOK := fastCandidateID(line)
+		if idOK != ok || ok && id != w.CaseID {
+			t.Fatalf("fastCandidateID reads %q %v, fastCandidate %+v %v: %q", id, idOK, w, ok, line)
+		}
+	})
 }
 
 // TestRecurring: a text read again through the table is the same text and costs no allocation; the
