@@ -51,19 +51,25 @@ var noText string
 
 // checkString passes a string plainString would read, without decoding it but for its escapes.
 func (s *scanner) checkString() bool {
+	tok, escaped, ok := s.stringToken()
+	if !ok || !escaped {
+		return ok
+	}
+	_, ok = jsonstr.Unquote(tok)
+	return ok
+}
+
+// stringToken passes a string: its token, quotes included, and whether it has escapes.
+func (s *scanner) stringToken() (tok []byte, escaped, ok bool) {
 	if s.peek() != '"' {
-		return false
+		return nil, false, false
 	}
 	start := s.i
 	if !s.skipString() {
-		return false
+		return nil, false, false
 	}
-	tok := s.b[start:s.i]
-	if bytes.IndexByte(tok, '\\') < 0 {
-		return true
-	}
-	_, ok := jsonstr.Unquote(tok)
-	return ok
+	tok = s.b[start:s.i]
+	return tok, bytes.IndexByte(tok, '\\') >= 0, true
 }
 
 // scanCase reads a case line of the usual shape into a caseWire without encoding/json (README "Results,
@@ -377,15 +383,11 @@ func (s *scanner) plainString(to *string) bool { return s.stringInto(to, nil) }
 func (s *scanner) recurringString(to *string) bool { return s.stringInto(to, s.recur) }
 
 func (s *scanner) stringInto(to *string, recur *recurring) bool {
-	if s.peek() != '"' {
+	tok, escaped, ok := s.stringToken()
+	if !ok {
 		return false
 	}
-	start := s.i
-	if !s.skipString() {
-		return false
-	}
-	tok := s.b[start:s.i]
-	if bytes.IndexByte(tok, '\\') < 0 {
+	if !escaped {
 		*to = recur.of(tok[1 : len(tok)-1])
 		return true
 	}
