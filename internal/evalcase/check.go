@@ -498,8 +498,8 @@ func (c *checker) candidateLine(ci int, rel string, ln rawLine, inScope bool, d 
 // answerOf finds the indexed candidate for case id, whose hash is h, reading candidate lines again
 // through lc to compare their ids.
 func (c *checker) answerOf(lc *lineCache, h uint64, id string) (slot int32, found bool) {
-	slot, _, err := c.answerRead(lc, h, id)
-	return slot, slot >= 0 && err == nil
+	slot, _, _ = c.answerRead(lc, h, id)
+	return slot, slot >= 0
 }
 
 // answerRead is answerOf with the candidate decoded, and the error of a candidate line whose id hashes
@@ -583,12 +583,23 @@ func (c *checker) settleLine(ci int, rel string, ln rawLine) {
 	if !d.valid || d.id == "" {
 		return
 	}
-	slot, ok := c.answerOf(c.lines, c.answers.hash(d.id), d.id)
-	if !ok {
-		return // not a line pass 1 read (the file changed during the run)
+	// The line indexed itself when it was its id's first; else the first is found by its id.
+	h := c.answers.hash(d.id)
+	slot := int32(-1)
+	c.answers.each(h, func(s int32) bool {
+		if ref := c.answers.at(s); ref.file == int32(ci) && ref.off == ln.Off {
+			slot = s
+		}
+		return slot < 0
+	})
+	first := slot >= 0
+	if !first {
+		var ok bool
+		if slot, ok = c.answerOf(c.lines, h, d.id); !ok {
+			return // not a line pass 1 read (the file changed during the run)
+		}
 	}
 	ref := c.answers.at(slot)
-	first := ref.file == int32(ci) && ref.off == ln.Off
 	switch {
 	case first && ref.claimed:
 	case !ref.claimed:

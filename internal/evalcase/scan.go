@@ -103,12 +103,8 @@ func scanCase(text []byte, w *caseWire) (present uint32, ok bool) {
 		case "difficulty":
 			return s.recurringString(&w.Difficulty)
 		case "source":
-			if s.peek() != '"' {
-				return false
-			}
-			start := s.i
-			ok := s.value()
-			w.Source = rawString(s.b[start:s.i])
+			tok, _, ok := s.stringToken()
+			w.Source = rawString(tok)
 			return ok
 		case "context":
 			return s.peek() == '{' && s.value()
@@ -214,13 +210,19 @@ func (r *recurring) of(b []byte) string {
 		return s
 	}
 	s := string(b)
-	if len(s) <= maxRecurringLen && len(*r) < maxRecurring {
+	r.hold(s, s)
+	return s
+}
+
+// hold keeps v under key, within the table's bounds (maxRecurring texts, keys of at most
+// maxRecurringLen bytes).
+func (r *recurring) hold(key, v string) {
+	if len(key) <= maxRecurringLen && len(*r) < maxRecurring {
 		if *r == nil {
 			*r = make(recurring, maxRecurring)
 		}
-		(*r)[s] = s
+		(*r)[key] = v
 	}
-	return s
 }
 
 // unquoted returns the JSON string tok (its quotes and escapes included) decoded, as jsonstr.Unquote
@@ -234,11 +236,8 @@ func (r *recurring) unquoted(tok []byte) (string, bool) {
 		}
 	}
 	v, ok := jsonstr.Unquote(tok)
-	if ok && r != nil && len(tok) <= maxRecurringLen && len(*r) < maxRecurring {
-		if *r == nil {
-			*r = make(recurring, maxRecurring)
-		}
-		(*r)[string(tok)] = v
+	if ok && r != nil {
+		r.hold(string(tok), v)
 	}
 	return v, ok
 }
