@@ -152,7 +152,7 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 	var byLevel [levels][]diag.Result
 	var count [levels]int
 	total := 0
-	for res := range r.Results.All() {
+	for res := range r.Results.Brief() {
 		if res.Outcome != diag.Fail && res.Outcome != diag.Error || res.Baselined {
 			continue // a baselined fail is accepted for now: no annotation (README "Baseline")
 		}

@@ -148,7 +148,14 @@ func (s *Results) writeRun(each func(put func(*diag.Result) bool)) {
 // All yields every result in report order. The pointer is valid until the next one is yielded;
 // a result is kept by copying it. Changes to it through the pointer are lost unless the results
 // are all in memory: Update changes results for good.
-func (s *Results) All() iter.Seq[*diag.Result] {
+func (s *Results) All() iter.Seq[*diag.Result] { return s.each(true) }
+
+// Brief is All for a writer that shows no evidence (text, SARIF, annotations): a result read back
+// from the temporary file comes without it, which is most of the time reading it takes; one
+// still in memory keeps it.
+func (s *Results) Brief() iter.Seq[*diag.Result] { return s.each(false) }
+
+func (s *Results) each(evidence bool) iter.Seq[*diag.Result] {
 	return func(yield func(*diag.Result) bool) {
 		s.sortBuf()
 		if len(s.runs) == 0 {
@@ -159,7 +166,7 @@ func (s *Results) All() iter.Seq[*diag.Result] {
 			}
 			return
 		}
-		s.mergeAhead(yield)
+		s.mergeAhead(yield, evidence)
 	}
 }
 
@@ -167,7 +174,7 @@ func (s *Results) All() iter.Seq[*diag.Result] {
 // merging the spilled runs takes about as long as a writer takes to format what it reads, and the two
 // then overlap on two cores. A batch is used again once the next one is handed on, so a pointer stays
 // valid until the next result is yielded, as All promises.
-func (s *Results) mergeAhead(yield func(*diag.Result) bool) {
+func (s *Results) mergeAhead(yield func(*diag.Result) bool, evidence bool) {
 	const batchSize = 512
 	full, free := make(chan []diag.Result, 2), make(chan []diag.Result, 4)
 	stop, done := make(chan struct{}), make(chan struct{})
@@ -194,7 +201,7 @@ func (s *Results) mergeAhead(yield func(*diag.Result) bool) {
 				more = send()
 			}
 			return more
-		})
+		}, evidence)
 		if more && len(b) > 0 {
 			send()
 		}
@@ -247,7 +254,7 @@ func (s *Results) Update(fn func(*diag.Result)) {
 			fn(res)
 			s.last = *res
 			return put(res)
-		})
+		}, true)
 	})
 	clear(s.buf)
 	s.buf, s.bytes, s.sorted = s.buf[:0], 0, true
@@ -275,14 +282,15 @@ func (s *Results) Close() error {
 
 // merge yields the runs and the in-memory batch merged in report order; of equal results the
 // earlier run's comes first, the batch's last, as a stable sort of the whole would order them.
-func (s *Results) merge(yield func(*diag.Result) bool) {
+// Without evidence, results read from the file come without theirs.
+func (s *Results) merge(yield func(*diag.Result) bool, evidence bool) {
 	if s.err != nil {
 		return
 	}
 	h := &cursors{}
 	dec := &decoder{} // one for every run, so they share the strings they keep
 	for i, run := range s.runs {
-		c := &cursor{rank: i, dec: dec, rd: bufio.NewReaderSize(io.NewSectionReader(s.file, run.off, run.size), 32<<10)}
+		c := &cursor{rank: i, dec: dec, evidence: evidence, rd: bufio.NewReaderSize(io.NewSectionReader(s.file, run.off, run.size), 32<<10)}
 		if c.next(s) {
 			h.list = append(h.list, c)
 		}
@@ -311,11 +319,12 @@ func (s *Results) merge(yield func(*diag.Result) bool) {
 
 // cursor reads one run: from the file (rd) or from the batch in memory (mem).
 type cursor struct {
-	rank int
-	rd   *bufio.Reader
-	mem  []diag.Result
-	cur  diag.Result
-	dec  *decoder
+	rank     int
+	rd       *bufio.Reader
+	mem      []diag.Result
+	cur      diag.Result
+	dec      *decoder
+	evidence bool // decode the evidence of results read from the file
 }
 
 func (c *cursor) next(s *Results) bool {
@@ -326,7 +335,7 @@ func (c *cursor) next(s *Results) bool {
 		c.cur, c.mem = c.mem[0], c.mem[1:]
 		return true
 	}
-	res, err := c.dec.read(c.rd)
+	res, err := c.dec.read(c.rd, c.evidence)
 	if err != nil {
 		if !errors.Is(err, io.EOF) && s.err == nil {
 			s.err = err

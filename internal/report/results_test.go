@@ -278,8 +278,8 @@ func FuzzSpillDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var d decoder
 		rd := bufio.NewReader(bytes.NewReader(data))
-		for range 100 {
-			res, err := d.read(rd)
+		for i := range 100 {
+			res, err := d.read(rd, i%2 == 0) // with its evidence and without
 			if err != nil {
 				return
 			}
@@ -442,9 +442,25 @@ func TestMergeAhead(t *testing.T) {
 	}
 	var want []diag.Result
 	s.sortBuf()
-	s.merge(func(res *diag.Result) bool { want = append(want, *res); return true })
+	s.merge(func(res *diag.Result) bool { want = append(want, *res); return true }, true)
 	if got := s.Slice(); len(want) != 2000 || !reflect.DeepEqual(got, want) {
 		t.Fatalf("read ahead: %d results, differing from merge's %d", len(got), len(want))
+	}
+	// Brief reads the same results back, those from the file without their evidence.
+	i, dropped := 0, 0
+	for res := range s.Brief() {
+		got, brief := *res, want[i]
+		if len(brief.Evidence) > 0 && len(got.Evidence) == 0 {
+			dropped++
+		}
+		got.Evidence, brief.Evidence = nil, nil
+		if !reflect.DeepEqual(got, brief) {
+			t.Fatalf("Brief's result %d = %+v, want %+v", i, got, brief)
+		}
+		i++
+	}
+	if i != len(want) || dropped == 0 || s.Err() != nil {
+		t.Fatalf("Brief read %d of %d results (%d without their evidence; err %v)", i, len(want), dropped, s.Err())
 	}
 	goroutines := runtime.NumGoroutine()
 	for _, stopAt := range []int{0, 1, 511, 512, 513, 1500, 1999} {

@@ -220,7 +220,7 @@ func dropRank(r *diag.Result) int {
 // results in report order.
 func sarifQuota(r *Report) (quota [4]int, eligible int) {
 	var byRank [4]int
-	for res := range r.Results.All() {
+	for res := range r.Results.Brief() {
 		if eligibleSARIF(res) {
 			byRank[dropRank(res)]++
 			eligible++
@@ -241,12 +241,17 @@ func sarifQuota(r *Report) (quota [4]int, eligible int) {
 // A file's results come together in report order, so the count starts again with each file (a
 // fingerprint names its file).
 //
-// Without prints, fingerprints are not computed and fn gets "".
+// Without prints, fingerprints are not computed, fn gets "", and results come without their evidence
+// (Results.Brief).
 func sarifEach(r *Report, quota [4]int, prints bool, fn func(res *diag.Result, fingerprint string)) {
 	seen := map[string]int{}
 	file := ""
 	left := quota[0] + quota[1] + quota[2] + quota[3]
-	for res := range r.Results.All() {
+	results := r.Results.Brief()
+	if prints {
+		results = r.Results.All()
+	}
+	for res := range results {
 		if left == 0 {
 			return // the rest is dropped
 		}

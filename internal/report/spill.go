@@ -254,20 +254,21 @@ func (d *decoder) str(field int) (string, error) {
 	return d.last[field], nil
 }
 
-// read reads one result; io.EOF when the run is done.
-func (d *decoder) read(rd *bufio.Reader) (diag.Result, error) {
+// read reads one result, with its evidence or without; io.EOF when the run is done.
+func (d *decoder) read(rd *bufio.Reader, evidence bool) (diag.Result, error) {
 	if err := d.record(rd); err != nil {
 		return diag.Result{}, err
 	}
-	res, err := d.result()
+	res, err := d.result(evidence)
 	if err == nil && len(d.rec) > 0 {
 		err = errSpill // the record holds more than a result
 	}
 	return res, err
 }
 
-// result decodes the result d.rec holds.
-func (d *decoder) result() (diag.Result, error) {
+// result decodes the result d.rec holds; without evidence, the evidence (the record's last field) is
+// passed over.
+func (d *decoder) result(evidence bool) (diag.Result, error) {
 	var res diag.Result
 	src, err := d.uvarint()
 	if err != nil {
@@ -319,7 +320,9 @@ func (d *decoder) result() (diag.Result, error) {
 	if res.Assertion, err = d.str(fieldAssertion); err != nil {
 		return res, err
 	}
-	if flags&flagEvidence != 0 {
+	if flags&flagEvidence != 0 && !evidence {
+		d.rec = nil
+	} else if flags&flagEvidence != 0 {
 		if res.Evidence, err = d.readMap(0); err != nil {
 			return res, err
 		}

@@ -95,7 +95,7 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 		}
 		group = group[:0]
 	}
-	for res := range r.Results.All() {
+	for res := range r.Results.Brief() {
 		if res.Outcome == diag.Pass {
 			continue
 		}

@@ -17,7 +17,7 @@ import (
 // severity), then one summary line. Passes are only counted.
 func WriteText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	for res := range r.Results.All() {
+	for res := range r.Results.Brief() {
 		if res.Outcome == diag.Pass {
 			continue
 		}
