@@ -22,15 +22,15 @@ import (
 // Add and reading must not overlap: a run adds from one goroutine, then finishes, then writes.
 // The zero Results is empty and ready to use.
 type Results struct {
-	buf    []diag.Result
-	bytes  int // buf's estimated size
-	n      int
-	sorted bool // buf is in report order
-	file   *os.File
-	runs   []spillRun
-	end    int64       // where the next run starts in file
-	last   diag.Result // the last result of the last run, which a batch after it may extend
-	err    error
+	buf      []diag.Result
+	bytes    int // buf's estimated size
+	n        int
+	unsorted bool // buf may be out of report order (Add keeps it false while results come in order)
+	file     *os.File
+	runs     []spillRun
+	end      int64       // where the next run starts in file
+	last     diag.Result // the last result of the last run, which a batch after it may extend
+	err      error
 
 	// With decided, Add decides each result's Blocking at failOn and counts it in tally (Decide).
 	decided bool
@@ -53,7 +53,7 @@ type spillRun struct{ off, size int64 }
 // ResultsOf holds rs as they are, which it takes over: for tests, and for results that need no
 // bounding (Add bounds and cleans each result).
 func ResultsOf(rs ...diag.Result) Results {
-	return Results{buf: rs, n: len(rs)}
+	return Results{buf: rs, n: len(rs), unsorted: true}
 }
 
 // Len is how many results there are.
@@ -82,10 +82,12 @@ func (s *Results) Add(rs ...diag.Result) {
 			res.Blocking = diag.Blocks(&res, s.failOn)
 			s.tally.add(&res)
 		}
+		if n := len(s.buf); n > 0 && !s.unsorted && diag.Compare(&s.buf[n-1], &res) > 0 {
+			s.unsorted = true
+		}
 		s.buf = append(s.buf, res)
 		s.bytes += size
 		s.n++
-		s.sorted = false
 		if len(s.buf) >= spillResults || s.bytes >= spillBytes {
 			s.spillBatch()
 		}
@@ -106,7 +108,7 @@ func (s *Results) spillBatch() {
 		os.Remove(f.Name()) // unlinked: the file goes when it is closed, or when evalgate dies
 		s.file = f
 	}
-	diag.Sort(s.buf)
+	s.sortBuf() // nothing to do for results added in report order, as EvalCase's are
 	extends := len(s.runs) > 0 && diag.Compare(&s.last, &s.buf[0]) <= 0
 	s.writeRun(func(put func(*diag.Result) bool) {
 		for i := range s.buf {
@@ -121,7 +123,7 @@ func (s *Results) spillBatch() {
 	}
 	s.last = s.buf[len(s.buf)-1]
 	clear(s.buf) // drop the batch's strings and evidence for the collector
-	s.buf, s.bytes = s.buf[:0], 0
+	s.buf, s.bytes, s.unsorted = s.buf[:0], 0, false
 }
 
 // writeRun appends the results each puts to the file as one run, in the order it puts them.
@@ -231,9 +233,9 @@ func (s *Results) mergeAhead(yield func(*diag.Result) bool, evidence bool) {
 }
 
 func (s *Results) sortBuf() {
-	if !s.sorted {
+	if s.unsorted {
 		diag.Sort(s.buf)
-		s.sorted = true
+		s.unsorted = false
 	}
 }
 
@@ -257,7 +259,7 @@ func (s *Results) Update(fn func(*diag.Result)) {
 		}, true)
 	})
 	clear(s.buf)
-	s.buf, s.bytes, s.sorted = s.buf[:0], 0, true
+	s.buf, s.bytes, s.unsorted = s.buf[:0], 0, false
 	s.runs = s.runs[len(s.runs)-1:]
 }
 
