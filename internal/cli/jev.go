@@ -93,8 +93,12 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: exit 3
 	defer stopper.stop()
+	var keep func(*diag.Result) bool
+	if *format != string(report.FormatJSON) {
+		keep = func(*diag.Result) bool { return false } // the summary reads only their counts
+	}
 	rep, err := engine.Run(ctx, engine.Options{
-		Mode: engine.ModeJev, Dir: dir, FailOn: diag.SeverityError, Version: versionString(),
+		Mode: engine.ModeJev, Dir: dir, FailOn: diag.SeverityError, Version: versionString(), Keep: keep,
 		Jev: &jev.Entry{
 			Contract: filepath.ToSlash(pos[0]), Answers: filepath.ToSlash(*answers), From: filepath.ToSlash(*from),
 			CandidateModel: *candidate, BaselineModel: *baseline, AllowUnpinned: *allow,

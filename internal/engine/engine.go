@@ -69,7 +69,11 @@ type Options struct {
 	Judging       JudgeOptions // --judge, --no-judge, --max-judge-calls, --no-cache
 	// Shard is --shard K/N: this run checks part K of the selected files (README "Shards"); nil
 	// for the whole.
-	Shard    *report.Shard
+	Shard *report.Shard
+	// Keep, when not nil, is which of the results of `jev`'s evaluation the report written from the
+	// run reads (report.Results.Keep): the run counts every one but keeps only those. The faults of
+	// the contract and the replays are always kept.
+	Keep     func(*diag.Result) bool
 	Env      []string // the process environment, "K=V"
 	Version  string   // evalgate's version, for the report
 	Category string   // --category, for SARIF
@@ -378,6 +382,7 @@ func (r *run) jev(ctx context.Context) (*report.Report, error) {
 	r.rep.Seen.Contracts = 1
 	r.rep.Results.Add(o.Faults...)
 	if len(o.Faults) == 0 && o.Report != nil {
+		r.rep.Results.Keep(r.opts.Keep)
 		for res := range o.Report.Results() { // one at a time: the report's batches bound the memory
 			r.rep.Results.Add(res)
 		}

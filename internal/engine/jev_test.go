@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -60,6 +61,24 @@ func TestRunJev(t *testing.T) {
 	_, res, sum, err := run(jev.Entry{Contract: "c.json", Answers: "bad.json"})
 	if !errors.Is(err, ErrJevInvalid) || len(res) == 0 || res[0].Code != "replay_invalid" || res[0].File != "bad.json" || sum != "" {
 		t.Errorf("an invalid replay: results %v, summary %q, err %v; want ErrJevInvalid with its faults and no summary", res, sum, err)
+	}
+	// Keep (the text summary reads no result): the evaluation's results are counted, not kept; the
+	// faults of an invalid replay still are.
+	none := func(*diag.Result) bool { return false }
+	for _, answers := range []string{"same.json", "flip.json"} {
+		e := jev.Entry{Contract: "c.json", Answers: answers}
+		want, err := Run(context.Background(), Options{Mode: ModeJev, Dir: dir, FailOn: diag.SeverityError, Jev: &e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Run(context.Background(), Options{Mode: ModeJev, Dir: dir, FailOn: diag.SeverityError, Jev: &e, Keep: none})
+		if err != nil || got.Summary != want.Summary || got.Results.Len() != 0 || !reflect.DeepEqual(got.Jev, want.Jev) {
+			t.Errorf("%s with Keep: summary %+v (want %+v), %d results kept, err %v", answers, got.Summary, want.Summary, got.Results.Len(), err)
+		}
+	}
+	e := jev.Entry{Contract: "c.json", Answers: "bad.json"}
+	if rep, err := Run(context.Background(), Options{Mode: ModeJev, Dir: dir, FailOn: diag.SeverityError, Jev: &e, Keep: none}); !errors.Is(err, ErrJevInvalid) || rep.Results.Len() == 0 {
+		t.Errorf("an invalid replay with Keep: err %v, its faults not kept", err)
 	}
 	var uerr *UsageError
 	if _, _, _, err := run(jev.Entry{Contract: "c.json", Answers: "gone.json"}); !errors.As(err, &uerr) || uerr.Msg != "gone.json: no such file" {

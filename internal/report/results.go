@@ -36,6 +36,7 @@ type Results struct {
 	decided bool
 	failOn  diag.Severity
 	tally   Summary
+	keep    func(*diag.Result) bool // Keep: nil keeps every result
 }
 
 // Spill bounds of a batch. A batch of 4,096 results of a few hundred bytes each is about 2 MiB;
@@ -56,7 +57,7 @@ func ResultsOf(rs ...diag.Result) Results {
 	return Results{buf: rs, n: len(rs), unsorted: true}
 }
 
-// Len is how many results there are.
+// Len is how many results there are (that Keep kept).
 func (s *Results) Len() int { return s.n }
 
 // Err is the first error of writing or reading the temporary file; a writer that read the results
@@ -72,16 +73,29 @@ func (s *Results) Decide(failOn diag.Severity) {
 	}
 }
 
+// Keep makes Add, from now on, count every result (Decide) but keep only those keep accepts (nil:
+// every one), for a run whose report reads no others: `jev`'s text summary reads only the counts of
+// the evaluation's results (README "Memory"). Without Decide it does nothing: what is not kept could
+// not be counted.
+func (s *Results) Keep(keep func(*diag.Result) bool) {
+	if s.decided {
+		s.keep = keep
+	}
+}
+
 // Add adds results, each with its evidence bounded (README "Evidence") and its text made valid
 // UTF-8 (every invalid byte U+FFFD, as every format writes it), so that what is spilled and read
 // back is what every writer would see.
 func (s *Results) Add(rs ...diag.Result) {
 	for _, res := range rs {
-		size := validResult(&res)
 		if s.decided {
 			res.Blocking = diag.Blocks(&res, s.failOn)
 			s.tally.add(&res)
+			if s.keep != nil && !s.keep(&res) {
+				continue
+			}
 		}
+		size := validResult(&res)
 		if n := len(s.buf); n > 0 && !s.unsorted && diag.Compare(&s.buf[n-1], &res) > 0 {
 			s.unsorted = true
 		}

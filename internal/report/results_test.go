@@ -151,6 +151,49 @@ func TestDecideAsAdded(t *testing.T) {
 	}
 }
 
+// TestKeep: results Keep turns away are counted as Decide counts them and never read back, across
+// batches; results added before Keep, or under Keep(nil), are kept; without Decide, Keep keeps all.
+func TestKeep(t *testing.T) {
+	spillAll(t, 7, 1<<30)
+	r := rand.New(rand.NewPCG(9, 10))
+	var all, kept, undecided, want Report
+	all.Results.Decide(diag.SeverityError)
+	kept.Results.Decide(diag.SeverityError)
+	want.Results.Decide(diag.SeverityError)
+	failing := func(res *diag.Result) bool { return res.Outcome == diag.Fail }
+	undecided.Results.Keep(failing)
+	for i := range 300 {
+		res := randomResult(r, i)
+		delete(res.Evidence, "struct") // read back from the file as a map
+		switch i {
+		case 100:
+			kept.Results.Keep(failing)
+		case 200:
+			kept.Results.Keep(nil)
+		}
+		all.Results.Add(res)
+		kept.Results.Add(res)
+		undecided.Results.Add(res)
+		if i < 100 || i >= 200 || res.Outcome == diag.Fail {
+			want.Results.Add(res)
+		}
+	}
+	for _, rep := range []*Report{&all, &kept, &undecided, &want} {
+		rep.Finish(diag.SeverityError, time.Now(), nil)
+		defer rep.Results.Close()
+	}
+	if kept.Summary != all.Summary {
+		t.Errorf("summary %+v with Keep, %+v without", kept.Summary, all.Summary)
+	}
+	got, wanted := kept.Results.Slice(), want.Results.Slice()
+	if len(got) == all.Results.Len() || !reflect.DeepEqual(got, wanted) {
+		t.Errorf("kept %d results of %d, want the %d Keep accepted", len(got), all.Results.Len(), len(wanted))
+	}
+	if undecided.Results.Len() != 300 {
+		t.Errorf("without Decide, Keep kept %d of 300 results", undecided.Results.Len())
+	}
+}
+
 // TestResultsSpillStable: results equal in every key come back in the order they were added,
 // across batches, as diag.Sort orders them in memory.
 func TestResultsSpillStable(t *testing.T) {
