@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/jsonstr"
@@ -51,11 +52,19 @@ type JSONOptions struct {
 	// A parse that stops later returns no root all the same; what Each took is then the caller's to drop.
 	Each      func(path []JSONStep, v *Node) (taken bool)
 	EachDepth int
+	// Owned says that text is the caller's own and never changes once ParseJSONWith is called (a file
+	// read for this parse alone): the strings of the tree then share text's bytes instead of a copy of
+	// them, so that a file of 16 MiB is held once, not twice.
+	Owned bool
 }
 
 // ParseJSONWith is ParseJSON with options; its tree and problems are ParseJSON's, less what Each took.
 func ParseJSONWith(text []byte, firstLine int, o JSONOptions) (root *Node, problems []diag.Problem) {
-	p := &jsonParser{text: text, src: string(text), idx: diag.NewLineIndex(text), first: firstLine,
+	src := string(text)
+	if o.Owned {
+		src = unsafe.String(unsafe.SliceData(text), len(text)) // never written again: JSONOptions.Owned
+	}
+	p := &jsonParser{text: text, src: src, idx: diag.NewLineIndex(text), first: firstLine,
 		dup: o.Dup, each: o.Each, eachDepth: o.EachDepth}
 	p.space()
 	root = p.value(1)
@@ -76,7 +85,8 @@ type jsonParser struct {
 	text []byte
 	// src is text as one string, copied once: a string or number without escapes is a slice of it, not
 	// an allocation of its own. A string kept keeps the whole text, so the copy is as large as the file
-	// however few strings outlive the parse; it is a copy, so that a caller may reuse text's bytes.
+	// however few strings outlive the parse; it is a copy, so that a caller may reuse text's bytes,
+	// unless the caller says they are its own (JSONOptions.Owned): then it is text itself.
 	src     string
 	i       int // the next byte to read
 	idx     *diag.LineIndex

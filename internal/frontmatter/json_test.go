@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -233,6 +234,34 @@ func dump(n *Node) string {
 
 // TestParseJSONEach: values taken one by one, over several slabs each, reach Each whole, and the rest of
 // the tree is ParseJSON's without them; a repeated key's value is not handed over.
+// TestParseJSONOwned: a string without escapes is a slice of the text the caller owns (Owned), and of
+// a copy of it otherwise, which a change to the text after the parse leaves alone; a string with
+// escapes is its own either way. The trees are the same.
+func TestParseJSONOwned(t *testing.T) {
+	const text = `{"plain": "abc", "escaped": "a\u00e9"}`
+	within := func(s string, b []byte) bool {
+		p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		return p >= start && p < start+uintptr(len(b))
+	}
+	owned, copied := []byte(text), []byte(text)
+	a, probs := ParseJSONWith(owned, 1, JSONOptions{Owned: true})
+	b, probs2 := ParseJSONWith(copied, 1, JSONOptions{})
+	if len(probs)+len(probs2) > 0 || !reflect.DeepEqual(a, b) {
+		t.Fatalf("owned and copied parses differ: %+v, %+v (%v, %v)", a, b, probs, probs2)
+	}
+	if plain := a.Get("plain").Value.Text; plain != "abc" || !within(plain, owned) {
+		t.Errorf("owned: %q is not a slice of the text", plain)
+	}
+	if escaped := a.Get("escaped").Value.Text; within(escaped, owned) {
+		t.Errorf("owned: the unescaped %q is in the text", escaped)
+	}
+	plain := b.Get("plain").Value.Text
+	copy(copied, strings.Repeat("x", len(copied)))
+	if plain != "abc" || within(plain, copied) {
+		t.Errorf("copied: %q changed with the text, or is a slice of it", plain)
+	}
+}
+
 func TestParseJSONEach(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"head": {"x": [1, 2]}, "cases": [`)

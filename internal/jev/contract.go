@@ -73,7 +73,8 @@ func jsonlFile(file string) bool { return strings.EqualFold(path.Ext(file), ".js
 // LoadContract reads and validates a contract: JSON when file does not end in
 // .jsonl, else JSONL. It returns the contract, or nil and every fault as a
 // result (Source jev, Check "definition", Outcome fail, severity error) with
-// file and position.
+// file and position. The contract's strings share text's bytes (the file is
+// held once: frontmatter.JSONOptions.Owned), so text must not change afterwards.
 func LoadContract(file string, text []byte, opts Options) (*Contract, []diag.Result) {
 	s, text := newSource(file, text)
 	c := &Contract{File: file, opts: opts, Version: Version,

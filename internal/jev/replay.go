@@ -94,6 +94,7 @@ func replayFault(code, msg string) diag.Result {
 // Each response is read as soon as it is parsed, and its nodes are then
 // reused for the next (frontmatter.JSONOptions.Each): the responses keep what
 // eval and compare need, positions included, and no tree of the file is held.
+// Their strings share text's bytes, so text must not change afterwards.
 func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 	s, text := newSource(file, text)
 	r := &Replay{File: file}

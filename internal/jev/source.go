@@ -112,6 +112,7 @@ func (s *source) parse(u unit, jsonl bool, mk func(code, msg string) diag.Result
 	each.Dup = func(key string, object []frontmatter.JSONStep, pos diag.Pos) {
 		s.add(dup(key, object), pos, nil)
 	}
+	each.Owned = true // the file LoadContract or LoadReplay was given, which stays as it is
 	root, probs := frontmatter.ParseJSONWith(u.text, u.line, each)
 	for _, p := range probs {
 		switch p.Code {
