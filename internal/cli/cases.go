@@ -76,16 +76,18 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: report what finished, exit 3
 	defer stopper.stop()
+	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
 	rep, err := engine.Run(ctx, engine.Options{
 		Mode: engine.ModeCases, Dir: dir, ConfigFlag: *configFlag, Fixtures: fixtureArgs, Candidates: candidatesFlag,
 		FailOn: diag.SeverityError, Env: os.Environ(), Version: versionString(),
+		Keep:   reportFiles{}.keep(report.Format(*format), term), // jsonl is no report format: every result
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	})
 	code, done := runStatus(rep, err, stderr)
 	if done {
 		return code
 	}
-	if err := writeCases(rep, *format, stdout, stderr); err != nil {
+	if err := writeCases(rep, *format, stdout, stderr, term); err != nil {
 		return internalErr(stderr, err)
 	}
 	return stopper.exit(stderr, code)
@@ -94,9 +96,8 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 // writeCases writes the report in format: text and json are the usual
 // reports; jsonl writes the contract's result objects of the assertion
 // results to stdout and every other result as one text line to stderr.
-func writeCases(rep *report.Report, format string, stdout, stderr io.Writer) error {
+func writeCases(rep *report.Report, format string, stdout, stderr io.Writer, term terminal) error {
 	if format != casesFormatJSONL {
-		term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
 		return reportFiles{}.write(rep, report.Format(format), stdout, term)
 	}
 	out := bufio.NewWriterSize(stdout, 64<<10)

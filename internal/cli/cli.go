@@ -266,11 +266,13 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	ctx, stopper := notifyStop(context.Background()) // SIGINT, SIGTERM, SIGHUP: kill the graders, report what finished, exit 3
 	defer stopper.stop()
 	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
+	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
 	opts := engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
 		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline", Judging: judging, Shard: shard,
+		Keep:   files.keep(f, term),
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	}
 	if name == "baseline" {
@@ -296,7 +298,6 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		// An invalid config saw nothing.
 		fmt.Fprintln(stderr, report.Notice(report.SeenLine(rep)))
 	}
-	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
 	if werr := files.write(rep, f, stdout, term); werr != nil {
 		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(werr.Error()))
 		return exitInternal
@@ -371,6 +372,15 @@ func defaultFormat() string {
 
 // reportFiles are the report files a run writes besides stdout.
 type reportFiles struct{ json, sarif, junit string }
+
+// keep is what the report reads of the results when it is written to stdout alone, as text off a
+// terminal (report.KeepText); nil, every result whole, for every other format and form.
+func (f reportFiles) keep(format report.Format, term terminal) func(*diag.Result) bool {
+	if f != (reportFiles{}) || format != report.FormatText || term.stdout {
+		return nil
+	}
+	return report.KeepText
+}
 
 // write writes the report files, then the report to stdout: the text format
 // takes the terminal form when stdout is a terminal.

@@ -70,9 +70,10 @@ type Options struct {
 	// Shard is --shard K/N: this run checks part K of the selected files (README "Shards"); nil
 	// for the whole.
 	Shard *report.Shard
-	// Keep, when not nil, is which of the results of `jev`'s evaluation the report written from the
-	// run reads (report.Results.Keep): the run counts every one but keeps only those. The faults of
-	// the contract and the replays are always kept.
+	// Keep, when not nil, is which results, and what of each, the one report written from the run
+	// reads (report.Results.Keep): the run counts every result but keeps only that. It does not apply
+	// where a baseline marks the results or is written from them, nor to the faults of `jev`'s
+	// contract and replays, which an invalid one prints.
 	Keep     func(*diag.Result) bool
 	Env      []string // the process environment, "K=V"
 	Version  string   // evalgate's version, for the report
@@ -167,6 +168,9 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.rep.Results.Add(blResults...)
 		r.finish()
 		return r.rep, ErrBaselineInvalid
+	}
+	if bl == nil && !opts.WriteBaseline {
+		r.rep.Results.Keep(opts.Keep)
 	}
 	if cfg.Path != "" {
 		r.rep.Scope.Config = &report.ConfigFile{File: cfg.Path, SHA256: cfg.SHA256}

@@ -74,7 +74,8 @@ func (s *Results) Decide(failOn diag.Severity) {
 }
 
 // Keep makes Add, from now on, count every result (Decide) but keep only those keep accepts (nil:
-// every one), for a run whose report reads no others: `jev`'s text summary reads only the counts of
+// every one), and of those only what keep leaves of them, for a run whose one report reads no more:
+// the text report reads no pass and no evidence (KeepText), `jev`'s text summary only the counts of
 // the evaluation's results (README "Memory"). Without Decide it does nothing: what is not kept could
 // not be counted.
 func (s *Results) Keep(keep func(*diag.Result) bool) {

@@ -194,6 +194,37 @@ func TestKeep(t *testing.T) {
 	}
 }
 
+// TestKeepText: the text report of a run that kept only what KeepText leaves is the text report of
+// the whole run, in memory and spilled.
+func TestKeepText(t *testing.T) {
+	reports := map[string]func() *Report{"sample": sample, "baselined": baselinedSample, "judged": judgedReport,
+		"edge": sarifEdgeReport, "hostile": sarifHostileReport}
+	for _, batch := range []int{1, 1 << 20} {
+		spillAll(t, batch, 1<<30)
+		for name, build := range reports {
+			var text [2]string
+			for i, keep := range []func(*diag.Result) bool{nil, KeepText} {
+				r := build()
+				rs := r.Results.Slice()
+				r.Results = Results{}
+				r.Results.Decide(diag.SeverityError)
+				r.Results.Keep(keep)
+				r.Results.Add(rs...)
+				r.Finish(diag.SeverityError, time.Now(), nil)
+				var b bytes.Buffer
+				if err := WriteText(&b, r); err != nil {
+					t.Fatal(err)
+				}
+				text[i] = b.String()
+				r.Results.Close()
+			}
+			if text[0] != text[1] {
+				t.Errorf("%s, batches of %d: kept for text, it writes\n%s\nwhole:\n%s", name, batch, text[1], text[0])
+			}
+		}
+	}
+}
+
 // TestResultsSpillStable: results equal in every key come back in the order they were added,
 // across batches, as diag.Sort orders them in memory.
 func TestResultsSpillStable(t *testing.T) {

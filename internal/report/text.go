@@ -32,6 +32,12 @@ func WriteText(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
+// KeepText is what the text report reads of the results (Results.Keep): no pass, and no evidence.
+func KeepText(res *diag.Result) bool {
+	res.Evidence = nil
+	return res.Outcome != diag.Pass
+}
+
 // TextLine is res as a line of the text report, without its newline: each
 // field escaped by OneLine, the line guarded against workflow commands.
 func TextLine(res *diag.Result) string {
