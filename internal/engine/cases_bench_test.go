@@ -36,48 +36,76 @@ func BenchmarkProcessCases(b *testing.B) {
 		b.Log("no python3 on PATH: its floor is not measured")
 	}
 	cases := []string{"cases", "--candidates", testfs.CorpusCandidates, testfs.CorpusCases}
-	runs := []struct {
-		name string
-		args []string
-	}{
+	runs := []processRun{
 		{"cases-text", append(cases, "--format", "text")},
 		{"cases-json", append(cases, "--format", "json")},
 		{"cases-jsonl", append(cases, "--format", "jsonl")},
 		{"check-json", []string{"check", "--all", "--format", "json"}},
 	}
-	took := make([]time.Duration, len(runs))
-	peak := make([]float64, len(runs))
-	var structs, maps, py time.Duration
-	var pyPeak float64
+	sticks := []yardstick{
+		{name: "structs", metric: "decode-structs-s", run: inProcess(func() { testfs.DecodeCorpus(b, root, false) })},
+		{name: "maps", metric: "decode-maps-s", run: inProcess(func() { testfs.DecodeCorpus(b, root, true) })},
+	}
+	if python != "" {
+		sticks = append(sticks, yardstick{name: "python", metric: "python-s", peak: "python-peak-MiB", run: func() (time.Duration, float64) {
+			return measureProcess(b, root, 0, python, "-c", pythonLoads, testfs.CorpusCases, testfs.CorpusCandidates)
+		}})
+	}
+	processesInTurns(b, root, 1, bin, runs, sticks) // a tenth of the candidates fail
+}
+
+// processRun is one evalgate command a benchmark runs as a whole process.
+type processRun struct {
+	name string
+	args []string
+}
+
+// yardstick is what a benchmark compares its processes with: run does it once and returns its time and,
+// for a process, its peak RSS in MiB. metric names its seconds, peak (when it is a process) its RSS.
+type yardstick struct {
+	name, metric, peak string
+	run                func() (time.Duration, float64)
+}
+
+// inProcess makes f a yardstick's run, timed in this process.
+func inProcess(f func()) func() (time.Duration, float64) {
+	return func() (time.Duration, float64) {
+		t0 := time.Now()
+		f()
+		return time.Since(t0), 0
+	}
+}
+
+// processesInTurns runs each of runs as a whole process of bin in dir, wanting exit status code, then each
+// yardstick, b.N times in turns, and reports each one's mean seconds and largest peak RSS, and each
+// run's time as a multiple of each yardstick's (NAME/STICK).
+func processesInTurns(b *testing.B, dir string, code int, bin string, runs []processRun, sticks []yardstick) {
+	took := make([]time.Duration, len(runs)+len(sticks))
+	peak := make([]float64, len(runs)+len(sticks))
 	b.ResetTimer()
 	for range b.N {
 		for i, r := range runs {
-			t, rss := measureProcess(b, root, 1, bin, r.args...) // a tenth of the candidates fail
+			t, rss := measureProcess(b, dir, code, bin, r.args...)
 			took[i], peak[i] = took[i]+t, max(peak[i], rss)
 		}
-		t0 := time.Now()
-		testfs.DecodeCorpus(b, root, false)
-		t1 := time.Now()
-		testfs.DecodeCorpus(b, root, true)
-		structs, maps = structs+t1.Sub(t0), maps+time.Since(t1)
-		if python != "" {
-			t, rss := measureProcess(b, root, 0, python, "-c", pythonLoads, testfs.CorpusCases, testfs.CorpusCandidates)
-			py, pyPeak = py+t, max(pyPeak, rss)
+		for j, s := range sticks {
+			t, rss := s.run()
+			i := len(runs) + j
+			took[i], peak[i] = took[i]+t, max(peak[i], rss)
 		}
 	}
 	n := float64(b.N)
-	b.ReportMetric(structs.Seconds()/n, "decode-structs-s")
-	b.ReportMetric(maps.Seconds()/n, "decode-maps-s")
-	if python != "" {
-		b.ReportMetric(py.Seconds()/n, "python-s")
-		b.ReportMetric(pyPeak, "python-peak-MiB")
+	for j, s := range sticks {
+		b.ReportMetric(took[len(runs)+j].Seconds()/n, s.metric)
+		if s.peak != "" {
+			b.ReportMetric(peak[len(runs)+j], s.peak)
+		}
 	}
 	for i, r := range runs {
 		b.ReportMetric(took[i].Seconds()/n, r.name+"-s")
 		b.ReportMetric(peak[i], r.name+"-peak-MiB")
-		b.ReportMetric(float64(took[i])/float64(structs), r.name+"/structs")
-		if python != "" {
-			b.ReportMetric(float64(took[i])/float64(py), r.name+"/python")
+		for j, s := range sticks {
+			b.ReportMetric(float64(took[i])/float64(took[len(runs)+j]), r.name+"/"+s.name)
 		}
 	}
 }

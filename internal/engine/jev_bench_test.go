@@ -42,43 +42,15 @@ func BenchmarkProcessJev(b *testing.B) {
 		b.Log("no python3 on PATH: its floor is not measured")
 	}
 	eval := []string{"jev", "eval", testfs.JevContract, "--answers", testfs.JevReplay, "--candidate-model", "jev-1.14"}
-	runs := []struct {
-		name string
-		args []string
-	}{
+	runs := []processRun{
 		{"jev-text", eval},
 		{"jev-json", append(eval[:len(eval):len(eval)], "--format", "json")},
 	}
-	took := make([]time.Duration, len(runs))
-	peak := make([]float64, len(runs))
-	var typed, py time.Duration
-	var pyPeak float64
-	b.ResetTimer()
-	for range b.N {
-		for i, r := range runs {
-			t, rss := measureProcess(b, dir, 1, bin, r.args...) // a tenth of the cases regress or flip
-			took[i], peak[i] = took[i]+t, max(peak[i], rss)
-		}
-		t0 := time.Now()
-		testfs.DecodeJevTyped(b, ctext, rtext, cases)
-		typed += time.Since(t0)
-		if python != "" {
-			t, rss := measureProcess(b, dir, 0, python, "-c", pythonLoad, filepath.Base(contract), filepath.Base(replay))
-			py, pyPeak = py+t, max(pyPeak, rss)
-		}
-	}
-	n := float64(b.N)
-	b.ReportMetric(typed.Seconds()/n, "decode-typed-s")
+	sticks := []yardstick{{name: "typed", metric: "decode-typed-s", run: inProcess(func() { testfs.DecodeJevTyped(b, ctext, rtext, cases) })}}
 	if python != "" {
-		b.ReportMetric(py.Seconds()/n, "python-s")
-		b.ReportMetric(pyPeak, "python-peak-MiB")
+		sticks = append(sticks, yardstick{name: "python", metric: "python-s", peak: "python-peak-MiB", run: func() (time.Duration, float64) {
+			return measureProcess(b, dir, 0, python, "-c", pythonLoad, filepath.Base(contract), filepath.Base(replay))
+		}})
 	}
-	for i, r := range runs {
-		b.ReportMetric(took[i].Seconds()/n, r.name+"-s")
-		b.ReportMetric(peak[i], r.name+"-peak-MiB")
-		b.ReportMetric(float64(took[i])/float64(typed), r.name+"/typed")
-		if python != "" {
-			b.ReportMetric(float64(took[i])/float64(py), r.name+"/python")
-		}
-	}
+	processesInTurns(b, dir, 1, bin, runs, sticks) // a tenth of the cases regress or flip
 }
