@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"regexp"
 	"testing"
 )
@@ -78,6 +80,49 @@ func TestSortOrder(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("position %d: got %q, want %q", i, got[i], want[i])
 		}
+	}
+}
+
+// TestSortStable: results equal in every key Compare reads keep the order they came in, among others
+// that move around them.
+func TestSortStable(t *testing.T) {
+	var rs []Result
+	for i := range 100 {
+		// Ten keys, ten results each, told apart only by DurationMS, which Compare does not read.
+		rs = append(rs, Result{File: string(rune('j' - i%10)), DurationMS: int64(i)})
+	}
+	Sort(rs)
+	for i := 1; i < len(rs); i++ {
+		a, b := rs[i-1], rs[i]
+		if a.File > b.File || a.File == b.File && a.DurationMS >= b.DurationMS {
+			t.Fatalf("position %d: %s/%d after %s/%d", i, b.File, b.DurationMS, a.File, a.DurationMS)
+		}
+	}
+}
+
+// BenchmarkSort sorts a spill batch of 4,096 results, shuffled and already in report order.
+func BenchmarkSort(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, inOrder := range []bool{false, true} {
+		b.Run(fmt.Sprintf("in-order=%v", inOrder), func(b *testing.B) {
+			src := make([]Result, 4096)
+			for i := range src {
+				line := i
+				if !inOrder {
+					line = r.IntN(len(src))
+				}
+				src[i] = Result{Source: SourceEvalCase, File: "cases/bench.jsonl", Pos: Pos{Line: line, Col: 1},
+					Check: []string{"max_chars", "number_fidelity", "placeholder_integrity"}[i%3], CaseID: fmt.Sprint(line), Code: "ok"}
+			}
+			if inOrder {
+				Sort(src)
+			}
+			rs := make([]Result, len(src))
+			for b.Loop() {
+				copy(rs, src)
+				Sort(rs)
+			}
+		})
 	}
 }
 
