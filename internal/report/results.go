@@ -123,7 +123,7 @@ func (s *Results) spillBatch() {
 		os.Remove(f.Name()) // unlinked: the file goes when it is closed, or when evalgate dies
 		s.file = f
 	}
-	s.sortBuf() // nothing to do for results added in report order, as EvalCase's are
+	s.sortBuf() // nothing to do for a batch added in report order (jev's evaluation, say)
 	extends := len(s.runs) > 0 && diag.Compare(&s.last, &s.buf[0]) <= 0
 	s.writeRun(func(put func(*diag.Result) bool) {
 		for i := range s.buf {

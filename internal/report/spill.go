@@ -320,14 +320,14 @@ func (d *decoder) result(evidence bool) (diag.Result, error) {
 	if res.Assertion, err = d.str(fieldAssertion); err != nil {
 		return res, err
 	}
-	if flags&flagEvidence != 0 && !evidence {
-		d.rec = nil
-	} else if flags&flagEvidence != 0 {
-		if res.Evidence, err = d.readMap(0); err != nil {
-			return res, err
-		}
+	switch {
+	case flags&flagEvidence == 0:
+	case !evidence:
+		d.rec = nil // the rest of the record is the evidence
+	default:
+		res.Evidence, err = d.readMap(0)
 	}
-	return res, nil
+	return res, err
 }
 
 func (d *decoder) readMap(depth int) (map[string]any, error) {
