@@ -80,7 +80,7 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 	rep, err := engine.Run(ctx, engine.Options{
 		Mode: engine.ModeCases, Dir: dir, ConfigFlag: *configFlag, Fixtures: fixtureArgs, Candidates: candidatesFlag,
 		FailOn: diag.SeverityError, Env: os.Environ(), Version: versionString(),
-		Keep:   reportFiles{}.keep(report.Format(*format), term), // jsonl is no report format: every result
+		Keep:   reportFiles{}.keep(report.Format(*format)), // jsonl is no report format: every result
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	})
 	code, done := runStatus(rep, err, stderr)

@@ -272,7 +272,7 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
 		Version: versionString(), Category: *category,
 		Baseline: *baseline, NoBaseline: *noBaseline, WriteBaseline: name == "baseline", Judging: judging, Shard: shard,
-		Keep:   files.keep(f, term),
+		Keep:   files.keep(f),
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	}
 	if name == "baseline" {
@@ -373,10 +373,10 @@ func defaultFormat() string {
 // reportFiles are the report files a run writes besides stdout.
 type reportFiles struct{ json, sarif, junit string }
 
-// keep is what the report reads of the results when it is written to stdout alone, as text off a
-// terminal (report.KeepText); nil, every result whole, for every other format and form.
-func (f reportFiles) keep(format report.Format, term terminal) func(*diag.Result) bool {
-	if f != (reportFiles{}) || format != report.FormatText || term.stdout {
+// keep is what the report reads of the results when it is written to stdout alone as text, on a
+// terminal or off one (report.KeepText); nil, every result whole, for every other format.
+func (f reportFiles) keep(format report.Format) func(*diag.Result) bool {
+	if f != (reportFiles{}) || format != report.FormatText {
 		return nil
 	}
 	return report.KeepText

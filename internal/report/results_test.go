@@ -194,8 +194,8 @@ func TestKeep(t *testing.T) {
 	}
 }
 
-// TestKeepText: the text report of a run that kept only what KeepText leaves is the text report of
-// the whole run, in memory and spilled.
+// TestKeepText: the text report, and its terminal form, of a run that kept only what KeepText leaves
+// are those of the whole run, in memory and spilled.
 func TestKeepText(t *testing.T) {
 	reports := map[string]func() *Report{"sample": sample, "baselined": baselinedSample, "judged": judgedReport,
 		"edge": sarifEdgeReport, "hostile": sarifHostileReport}
@@ -213,6 +213,9 @@ func TestKeepText(t *testing.T) {
 				r.Finish(diag.SeverityError, time.Now(), nil)
 				var b bytes.Buffer
 				if err := WriteText(&b, r); err != nil {
+					t.Fatal(err)
+				}
+				if err := WriteTerminal(&b, r, TerminalOptions{Color: true}); err != nil {
 					t.Fatal(err)
 				}
 				text[i] = b.String()

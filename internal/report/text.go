@@ -32,7 +32,8 @@ func WriteText(w io.Writer, r *Report) error {
 	return bw.Flush()
 }
 
-// KeepText is what the text report reads of the results (Results.Keep): no pass, and no evidence.
+// KeepText is what the text report, on a terminal or off one, reads of the results (Results.Keep): no
+// pass, and no evidence.
 func KeepText(res *diag.Result) bool {
 	res.Evidence = nil
 	return res.Outcome != diag.Pass
