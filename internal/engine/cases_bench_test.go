@@ -25,7 +25,7 @@ for name in sys.argv[1:]:
 // writing to /dev/null, in turns with encoding/json's decode of the two files into typed structs and
 // into maps (in this process) and, where python3 is on PATH, Python's json.loads of every line. It
 // reports each one's seconds and peak RSS (the largest of the iterations), and each evalgate run's time
-// as a multiple of the typed decode's and of Python's. Run it with -benchtime 5x.
+// as a multiple of each yardstick's (processesInTurns). Run it with -benchtime 5x.
 func BenchmarkProcessCases(b *testing.B) {
 	root := b.TempDir()
 	testfs.WriteCorpus(b, root, 100_000, 0)

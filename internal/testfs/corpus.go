@@ -163,10 +163,9 @@ const (
 	JevReplay   = "replay.json"
 )
 
-// WriteJevCorpus writes, as JevContract and JevReplay in dir, a contract of n cases, one question each (choice, noul
-// and score in turn, so that both files stay under MaxJSON), and a replay
-// answering them, with a flip or a regression every tenth case. It returns
-// the two paths.
+// WriteJevCorpus writes, as JevContract and JevReplay in dir, a contract of n cases, one question each
+// (choice, noul and score in turn, so that 50,000 cases stay under jev.MaxJSON), and a replay by
+// jev-1.14 answering them, with a flip or a regression every tenth case. It returns the two paths.
 func WriteJevCorpus(tb testing.TB, dir string, n int) (contract, replay string) {
 	tb.Helper()
 	var c, r strings.Builder
@@ -207,11 +206,12 @@ func WriteJevCorpus(tb testing.TB, dir string, n int) (contract, replay string) 
 	return contract, replay
 }
 
-// DecodeJevTyped is the typed yardstick of the jev benchmarks: both files of WriteJevCorpus decoded with encoding/json into structs of the
-// spec's shapes, with maps where the keys are the file's own (questions, expect, answers, case ids)
-// and any where a value may be of several types (state, criteria, an expectation's values).
-// It checks that the n cases were read.
-func DecodeJevTyped(b testing.TB, ctext, rtext []byte, n int) {
+// DecodeJevTyped is the typed yardstick of the jev benchmarks: the two texts of WriteJevCorpus decoded
+// with encoding/json into structs of the spec's shapes, with maps where the keys are the file's own
+// (questions, expect, answers, case ids) and any where a value may be of several types (state,
+// criteria, an expectation's values). It checks that the n cases were read.
+func DecodeJevTyped(tb testing.TB, ctext, rtext []byte, n int) {
+	tb.Helper()
 	var c struct {
 		Version       string             `json:"version"`
 		Name          string             `json:"name"`
@@ -246,12 +246,12 @@ func DecodeJevTyped(b testing.TB, ctext, rtext []byte, n int) {
 		} `json:"answers"`
 	}
 	if err := json.Unmarshal(ctext, &c); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if err := json.Unmarshal(rtext, &r); err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	if len(c.Cases) != n || len(r) != n {
-		b.Fatalf("typed decode: %d cases, %d responses", len(c.Cases), len(r))
+		tb.Fatalf("typed decode: %d cases, %d responses", len(c.Cases), len(r))
 	}
 }
