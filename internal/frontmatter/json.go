@@ -60,9 +60,11 @@ type JSONOptions struct {
 
 // ParseJSONWith is ParseJSON with options; its tree and problems are ParseJSON's, less what Each took.
 func ParseJSONWith(text []byte, firstLine int, o JSONOptions) (root *Node, problems []diag.Problem) {
-	src := string(text)
+	var src string
 	if o.Owned {
 		src = unsafe.String(unsafe.SliceData(text), len(text)) // never written again: JSONOptions.Owned
+	} else {
+		src = string(text)
 	}
 	p := &jsonParser{text: text, src: src, idx: diag.NewLineIndex(text), first: firstLine,
 		dup: o.Dup, each: o.Each, eachDepth: o.EachDepth}

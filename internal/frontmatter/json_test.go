@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -259,6 +260,22 @@ func TestParseJSONOwned(t *testing.T) {
 	copy(copied, strings.Repeat("x", len(copied)))
 	if plain != "abc" || within(plain, copied) {
 		t.Errorf("copied: %q changed with the text, or is a slice of it", plain)
+	}
+
+	// Owned makes no copy of the text at all: a large string costs none of its bytes again.
+	big := []byte(`{"big": "` + strings.Repeat("a", 1<<20) + `"}`)
+	allocated := func(o JSONOptions) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		ParseJSONWith(big, 1, o)
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	if n := allocated(JSONOptions{Owned: true}); n >= 1<<20 {
+		t.Errorf("owned: parsing a %d-byte text allocated %d bytes, a copy of it", len(big), n)
+	}
+	if n := allocated(JSONOptions{}); n < 1<<20 {
+		t.Errorf("copied: parsing a %d-byte text allocated only %d bytes, no copy of it", len(big), n)
 	}
 }
 
