@@ -189,6 +189,11 @@ func TestCompareAliasBaseline(t *testing.T) {
 	if got := strings.Split(summary(t, rep), "\n")[1]; got != "baseline: jev-1.13.0, jev-1.13.1  candidate: jev-1.14.0" {
 		t.Errorf("models line %q", got)
 	}
+	for res := range rep.Results() { // each names both replays, in its evidence and in its key
+		if res.Evidence["replay"] != "r.json" || res.Evidence["baseline_replay"] != "b.json" || len(res.Evidence) != 2 || res.Key != "q r.json b.json" {
+			t.Errorf("%s %s: evidence %v, key %q", res.CaseID, res.Check, res.Evidence, res.Key)
+		}
+	}
 	base, _ = LoadReplay("b.json", []byte(replayJSON([3]string{"t-1", `"jev-latest"`, aChoice}, [3]string{"t-2", `"jev-1.13.1"`, aChoice})))
 	if _, faults := Compare(c, base, cand); len(faults) != 1 || faults[0].Code != "model_mismatch" || !strings.Contains(faults[0].Message, "itself a floating alias") {
 		t.Errorf("a baseline answered by an alias: %s", codes(faults))

@@ -3,6 +3,7 @@ package jev
 import (
 	"fmt"
 	"iter"
+	"maps"
 	"math"
 	"strconv"
 	"strings"
@@ -403,22 +404,38 @@ func yesNo(b bool) string {
 // confidence_regression). Check is the field, CaseID the case. The evidence
 // names the replay (and the baseline replay), and so does Key: one contract
 // may be checked against several replays, and their findings differ.
+//
+// A field with no evidence of its own (an unchanged one) shares one map naming the replays with every
+// other such field, and the results of one field name share their key: nobody changes a result's
+// evidence once it is made, and a 50,000-case report then makes 50,000 fewer maps.
 func (r *Report) Results() iter.Seq[diag.Result] {
 	return func(yield func(diag.Result) bool) {
-		key := " " + strings.Join(r.replays, " ")
+		replays := func(ev map[string]any) map[string]any {
+			ev["replay"] = r.replays[0]
+			if len(r.replays) > 1 {
+				ev["baseline_replay"] = r.replays[1]
+			}
+			return ev
+		}
+		shared := replays(make(map[string]any, 2))
+		suffix := " " + strings.Join(r.replays, " ")
+		keys := map[string]string{}
 		for _, c := range r.Cases {
 			for _, f := range c.Fields {
-				ev := make(map[string]any, len(f.Evidence)+2)
-				for k, v := range f.Evidence {
-					ev[k] = v
+				ev := shared
+				if len(f.Evidence) > 0 {
+					ev = make(map[string]any, len(f.Evidence)+2)
+					maps.Copy(ev, f.Evidence)
+					replays(ev)
 				}
-				ev["replay"] = r.replays[0]
-				if len(r.replays) > 1 {
-					ev["baseline_replay"] = r.replays[1]
+				key, ok := keys[f.Field]
+				if !ok {
+					key = f.Field + suffix
+					keys[f.Field] = key
 				}
 				res := diag.Result{Source: diag.SourceJev, File: r.contract.File, Pos: f.keyPos, Check: f.Field,
 					CaseID: c.ID, Severity: diag.SeverityError, Code: f.Outcome.code(), Message: f.Detail,
-					Evidence: ev, Key: f.Field + key}
+					Evidence: ev, Key: key}
 				res.Outcome = diag.Pass
 				if f.Outcome != Unchanged {
 					res.Outcome = diag.Fail

@@ -237,6 +237,9 @@ breaking
 		if res.File != "c.json" || res.Source != diag.SourceJev || res.Severity != diag.SeverityError || res.Key != res.Check+" r.json" || res.Evidence["replay"] != "r.json" {
 			t.Errorf("malformed result %+v", res)
 		}
+		if own := len(res.Evidence) > 1; own != (res.Outcome == diag.Fail) {
+			t.Errorf("%s %s: evidence %v: a fail's has its own facts and the replay, a pass's the replay alone", res.CaseID, res.Check, res.Evidence)
+		}
 		got = append(got, res.CaseID+" "+res.Check+" "+string(res.Outcome)+" "+res.Code+" "+res.Pos.String())
 	}
 	p := func(marker string) string { return posOf(t, text, marker).String() }
