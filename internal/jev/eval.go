@@ -121,7 +121,8 @@ func Compare(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) 
 }
 
 func run(c *Contract, baseline, candidate *Replay) (*Report, []diag.Result) {
-	r := &Report{Mode: "eval", Title: c.Name, Baseline: c.BaselineModel, contract: c, replays: []string{candidate.File}}
+	r := &Report{Mode: "eval", Title: c.Name, Baseline: c.BaselineModel, contract: c, replays: []string{candidate.File},
+		Cases: make([]CaseResult, 0, len(c.Cases))}
 	if r.Title == "" {
 		r.Title = c.File
 	}
