@@ -293,6 +293,40 @@ func TestResultsInOrderOneRun(t *testing.T) {
 	}
 }
 
+// TestSpilledEvidenceShared: a result read back shares the map of the last evidence read when its
+// own is encoded the same, and only then.
+func TestSpilledEvidenceShared(t *testing.T) {
+	spillAll(t, 1, 1<<30)
+	replay := func() map[string]any { return map[string]any{"replay": "r.json"} }
+	other := map[string]any{"replay": "b.json"}
+	added := []map[string]any{replay(), replay(), other, replay(), nil, replay()}
+	var s Results
+	defer s.Close()
+	for i, ev := range added {
+		s.Add(diag.Result{File: "c.json", Pos: diag.Pos{Line: i + 1}, Code: "ok", Evidence: ev})
+	}
+	got := s.Slice()
+	if s.Err() != nil || len(s.runs) != 1 || len(got) != len(added) {
+		t.Fatalf("%d results in %d runs (%v)", len(got), len(s.runs), s.Err())
+	}
+	for i, ev := range added {
+		if !reflect.DeepEqual(got[i].Evidence, ev) {
+			t.Errorf("result %d: evidence %v, want %v", i, got[i].Evidence, ev)
+		}
+	}
+	same := func(i, j int) bool {
+		return reflect.ValueOf(got[i].Evidence).UnsafePointer() == reflect.ValueOf(got[j].Evidence).UnsafePointer()
+	}
+	for _, tt := range []struct {
+		i, j   int
+		shared bool
+	}{{0, 1, true}, {1, 2, false}, {2, 3, false}, {3, 5, true}} { // 4 has none: 5 shares 3's
+		if same(tt.i, tt.j) != tt.shared {
+			t.Errorf("results %d and %d: shared evidence %v, want %v", tt.i, tt.j, !tt.shared, tt.shared)
+		}
+	}
+}
+
 // TestSpilledWritersAgree: every format writes the same bytes for a report whose results were all
 // spilled, one to a batch, as for the same report in memory.
 func TestSpilledWritersAgree(t *testing.T) {

@@ -144,11 +144,16 @@ func appendRecord(b []byte, res *diag.Result) []byte {
 // decoder reads results back, a record at a time into its buffer. Results in report order share
 // most of their strings with the one before them (the file, the check, the code, often the
 // message): it keeps each field's last string and reuses it when the bytes are the same, so that
-// reading a million results does not allocate a million copies of each.
+// reading a million results does not allocate a million copies of each. So with evidence: a result
+// whose evidence is encoded as the last one's was shares its map (jev's unchanged fields all name
+// the same replay). Nothing changes a result's evidence once it is made, so sharing is safe.
 type decoder struct {
 	buf  []byte
 	rec  []byte // what is left of the record being read
 	last [fieldCount]string
+	// lastEvidence is the encoding of the last evidence read, lastMap what it was read as.
+	lastEvidence []byte
+	lastMap      map[string]any
 }
 
 // The string fields, indexes into decoder.last.
@@ -324,8 +329,13 @@ func (d *decoder) result(evidence bool) (diag.Result, error) {
 	case flags&flagEvidence == 0:
 	case !evidence:
 		d.rec = nil // the rest of the record is the evidence
+	case d.lastMap != nil && bytes.Equal(d.rec, d.lastEvidence):
+		res.Evidence, d.rec = d.lastMap, nil
 	default:
-		res.Evidence, err = d.readMap(0)
+		enc := d.rec
+		if res.Evidence, err = d.readMap(0); err == nil {
+			d.lastEvidence, d.lastMap = append(d.lastEvidence[:0], enc[:len(enc)-len(d.rec)]...), res.Evidence
+		}
 	}
 	return res, err
 }
