@@ -147,6 +147,8 @@ type Result struct {
 	DurationMS int64
 	// Evidence holds the smallest facts that explain the result. Values are
 	// JSON-encodable: strings, numbers, bools, nil, []any, map[string]any.
+	// Nothing changes it once the result is made, so results may share one
+	// map (jev's unchanged fields do, and so do results read back alike).
 	Evidence map[string]any
 	// Key is the finding's own identity inside its check (a link target, a
 	// token, a field): it feeds SARIF fingerprints, never the line.
