@@ -121,6 +121,9 @@ func FuzzParseJSON(f *testing.F) {
 		`-0.5e-3`, `1e400`, `[true,false,null]`, `{"a":1,"a":2}`, " {\n\"k\" : \"v\" } ", "\"\xff\"", `[1,]`})
 	f.Fuzz(func(t *testing.T, text []byte) {
 		root, probs := ParseJSON(text, 1)
+		if owned, oprobs := ParseJSONWith(bytes.Clone(text), 1, JSONOptions{Owned: true}); !reflect.DeepEqual(owned, root) || !reflect.DeepEqual(oprobs, probs) {
+			t.Fatalf("%q: an owned parse gives %+v %v, a copying one %+v %v", text, owned, oprobs, root, probs)
+		}
 		lines := bytes.Count(text, []byte("\n")) + 1
 		for _, p := range probs {
 			if p.Pos.Line < 1 || p.Pos.Line > lines || p.Pos.Col < 1 || p.Pos.Col > utf8.RuneCount(text)+1 {
