@@ -41,3 +41,19 @@ func TestMemo(t *testing.T) {
 		t.Errorf("the memo holds %d values, more than its bound 3", n)
 	}
 }
+
+// TestParamCache: params decode as encoding/json reads them, and a text decoded before costs no
+// allocation (the cache is read once per assertion of every case).
+func TestParamCache(t *testing.T) {
+	var c paramCache[maxCharsParams]
+	raw := []byte(`{"max": 80, "unit": "graphemes"}`)
+	if got := c.get(raw); got != (maxCharsParams{Max: 80, Unit: "graphemes"}) {
+		t.Fatalf("get = %+v", got)
+	}
+	if got := c.get(nil); got != (maxCharsParams{}) {
+		t.Errorf("get(no params) = %+v, want the zero value", got)
+	}
+	if n := testing.AllocsPerRun(100, func() { c.get(raw) }); n != 0 {
+		t.Errorf("a remembered text costs %v allocations", n)
+	}
+}

@@ -21,6 +21,13 @@ func (c *paramCache[T]) get(raw []byte) T {
 	if ok {
 		return p
 	}
+	return c.decode(raw)
+}
+
+// decode decodes and remembers what get did not find. It is get's slow path, apart so that the
+// value it decodes into (whose address escapes to encoding/json) costs an allocation only here.
+func (c *paramCache[T]) decode(raw []byte) T {
+	var p T
 	if len(raw) > 0 {
 		json.Unmarshal(raw, &p) // validated before it is graded
 	}
