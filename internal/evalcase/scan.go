@@ -55,8 +55,7 @@ func (s *scanner) checkString() bool {
 	if !ok || !escaped {
 		return ok
 	}
-	_, ok = jsonstr.Unquote(tok)
-	return ok
+	return jsonstr.Valid(tok)
 }
 
 // stringToken passes a string: its token, quotes included, and whether it has escapes.

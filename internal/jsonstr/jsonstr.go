@@ -9,6 +9,7 @@ import (
 	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // End returns the offset just past the string literal that starts at b[i] (its opening quote), or
@@ -37,21 +38,54 @@ func End(b []byte, i int) int {
 // Unquote decodes lit, one JSON string literal quotes included, as json.Unmarshal into a string
 // would. ok is false when lit is not a valid literal: a control character, a bad escape, no quotes.
 func Unquote(lit []byte) (s string, ok bool) {
-	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+	b, ok := inner(lit)
+	if !ok {
 		return "", false
 	}
-	b := lit[1 : len(lit)-1]
 	i := plain(b)
 	if i == len(b) {
 		return string(b), true
 	}
 	out := make([]byte, i, len(b)+2*utf8.UTFMax)
 	copy(out, b[:i])
+	if out, ok = appendDecoded(out, b, i); !ok {
+		return "", false
+	}
+	return unsafe.String(unsafe.SliceData(out), len(out)), true // out is this call's own, never written again
+}
+
+// Valid reports whether Unquote reads lit, without making the string: a reader that only checks a
+// string it does not keep allocates nothing for it (unless it is long and has escapes).
+func Valid(lit []byte) bool {
+	b, ok := inner(lit)
+	if !ok {
+		return false
+	}
+	i := plain(b)
+	if i == len(b) {
+		return true
+	}
+	var room [256]byte
+	_, ok = appendDecoded(room[:0], b, i)
+	return ok
+}
+
+// inner is lit without its quotes; false when it has none.
+func inner(lit []byte) ([]byte, bool) {
+	if len(lit) < 2 || lit[0] != '"' || lit[len(lit)-1] != '"' {
+		return nil, false
+	}
+	return lit[1 : len(lit)-1], true
+}
+
+// appendDecoded appends to out what b, a literal's inside, decodes to from b[i] on; false at the
+// first thing a literal may not hold.
+func appendDecoded(out, b []byte, i int) ([]byte, bool) {
 	for i < len(b) {
 		switch c := b[i]; {
 		case c == '\\':
 			if i+1 == len(b) {
-				return "", false
+				return out, false
 			}
 			switch e := b[i+1]; e {
 			case '"', '\\', '/':
@@ -69,7 +103,7 @@ func Unquote(lit []byte) (s string, ok bool) {
 			case 'u':
 				r, ok := hex4(b, i+2)
 				if !ok {
-					return "", false
+					return out, false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
@@ -86,11 +120,11 @@ func Unquote(lit []byte) (s string, ok bool) {
 				out = utf8.AppendRune(out, r)
 				continue
 			default:
-				return "", false
+				return out, false
 			}
 			i += 2
 		case c == '"' || c < 0x20:
-			return "", false
+			return out, false
 		case c < utf8.RuneSelf:
 			out = append(out, c)
 			i++
@@ -104,7 +138,7 @@ func Unquote(lit []byte) (s string, ok bool) {
 			i += size
 		}
 	}
-	return string(out), true
+	return out, true
 }
 
 // plain returns the length of b's first part that decodes to itself: no escape, quote or control

@@ -39,6 +39,9 @@ func endOracle(b []byte, i int) int {
 func checkUnquote(t *testing.T, lit []byte) {
 	t.Helper()
 	got, ok := Unquote(lit)
+	if Valid(lit) != ok {
+		t.Fatalf("Valid(%q) = %v, Unquote's ok %v", lit, !ok, ok)
+	}
 	var want string
 	err := json.Unmarshal(lit, &want)
 	isLit := len(lit) >= 2 && lit[0] == '"' && End(lit, 0) == len(lit)
@@ -122,5 +125,17 @@ func BenchmarkUnquote(b *testing.B) {
 				json.Unmarshal(lit, &s)
 			}
 		})
+	}
+}
+
+// TestValidAllocatesNothing: checking a literal with escapes makes no string of it, and Unquote makes
+// its string with one allocation, not a buffer and then a copy.
+func TestValidAllocatesNothing(t *testing.T) {
+	lit := []byte(`"Gegenst\u00e4nde: dr\u00fccke \u003cb\u003e\u00d6ffnen\u003c/b\u003e"`)
+	if n := testing.AllocsPerRun(100, func() { Valid(lit) }); n != 0 {
+		t.Errorf("Valid: %v allocations", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { Unquote(lit) }); n != 1 {
+		t.Errorf("Unquote: %v allocations, want 1", n)
 	}
 }
