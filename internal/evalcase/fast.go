@@ -169,11 +169,13 @@ func fastCaseInto(text []byte, w *caseWire) bool {
 	return err == nil && !ks.dup && !ks.unknown && w.clean(ks.present)
 }
 
-// reset makes w zero for the next line but for the room of its Assertions, kept (empty) for the next
-// line's.
+// reset makes w zero for the next line but for the room of its Assertions, RequiredTokens and Tags,
+// kept (empty) for the next line's: nothing holds them past their line's grading.
 func (w *caseWire) reset() {
 	clear(w.Assertions)
-	*w = caseWire{Assertions: w.Assertions[:0], recur: w.recur}
+	clear(w.RequiredTokens)
+	clear(w.Tags)
+	*w = caseWire{Assertions: w.Assertions[:0], RequiredTokens: w.RequiredTokens[:0], Tags: w.Tags[:0], recur: w.recur}
 }
 
 // caseWires are the caseWires pass 2 decodes lines into: the id and the assertions' mask are kept of

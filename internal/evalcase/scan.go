@@ -363,7 +363,10 @@ func (s *scanner) plainBytes() ([]byte, bool) {
 // strings reads an array of plain strings into a slice that is empty, not nil, for []. Its items are
 // the kind that recur (tags, tokens).
 func (s *scanner) strings(to *[]string) bool {
-	*to = []string{}
+	*to = (*to)[:0] // the room a reused wire has kept
+	if *to == nil {
+		*to = []string{} // [] is empty, not absent, as encoding/json reads it
+	}
 	return s.array(func() bool {
 		var t string
 		ok := s.recurringString(&t)

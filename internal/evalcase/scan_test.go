@@ -25,7 +25,7 @@ var scanSeeds = []string{
 }
 
 // threeAssertions is a case line with three assertions, to leave room in a wire.
-const threeAssertions = `{"assertions": [{"name": "a", "severity": "report", "params": {"x": 1}}, {"name": "b"}, {"name": "c", "params": [2]}]}`
+const threeAssertions = `{"assertions": [{"name": "a", "severity": "report", "params": {"x": 1}}, {"name": "b"}, {"name": "c", "params": [2]}], "required_tokens": ["x", "y"], "tags": ["t"]}`
 
 // TestScanCaseAgrees: on the seeds, the scanner either declines or reads the line as encoding/json
 // and scanKeys do.
@@ -60,13 +60,19 @@ func scanAgrees(t *testing.T, line []byte) bool {
 	scan := func(b []byte) (*caseWire, uint32, bool) {
 		w := new(caseWire)
 		present, ok := scanCase(b, w)
-		// A wire used again, with room from a line of three assertions, reads the same.
+		// A wire used again, with room from a line of three assertions, two required tokens and a
+		// tag, reads the same.
 		again := new(caseWire)
 		scanCase([]byte(threeAssertions), again)
 		again.reset()
 		presentAgain, okAgain := scanCase(b, again)
 		if len(again.Assertions) == 0 && w.Assertions == nil {
 			again.Assertions = nil // the room, empty, where a fresh wire has none
+		}
+		for _, room := range []struct{ again, fresh *[]string }{{&again.RequiredTokens, &w.RequiredTokens}, {&again.Tags, &w.Tags}} {
+			if len(*room.again) == 0 && *room.fresh == nil {
+				*room.again = nil
+			}
 		}
 		// The texts each wire keeps to read again are not what it read: the values read through
 		// them, compared, are.
