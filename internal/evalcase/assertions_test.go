@@ -83,15 +83,29 @@ func TestNumberValues(t *testing.T) {
 		{"１，０００ 件", '.', []string{"1000"}},
 		{"007 and 1.50 and 2.", '.', []string{"7", "1.5", "2"}},
 		{"0.0", '.', []string{"0"}},
+		{"0.050 and 00.50", '.', []string{"0.05", "0.5"}},
+		{"１２．５０ 件, ９ 个", '.', []string{"12.5", "9"}},
+		{strings.Repeat("9", 100) + ".10", '.', []string{strings.Repeat("9", 100) + ".1"}}, // longer than value's room
 	}
 	for _, tt := range tests {
 		var got []string
 		for _, r := range lexNumbers(tt.text) {
+			if !strings.Contains(tt.text, r.text) || strings.Trim(r.norm, "0123456789.,' \u00a0\u202f") != "" {
+				t.Errorf("%q: the number %q read as %q", tt.text, r.text, r.norm)
+			}
 			got = append(got, r.value(tt.dec))
 		}
 		if !slices.Equal(got, tt.want) {
 			t.Errorf("numbers of %q with %q = %q, want %q", tt.text, tt.dec, got, tt.want)
 		}
+	}
+}
+
+// TestLexNumbersAllocations: numbers written in ASCII cost no allocation beyond the list of them (two
+// growths for two numbers): their normal form is their text.
+func TestLexNumbersAllocations(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { lexNumbers("You have 1,250 coins and 3.5 gems") }); n > 2 {
+		t.Errorf("%v allocations for two numbers", n)
 	}
 }
 

@@ -1,6 +1,7 @@
 package evalcase
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -113,6 +114,7 @@ func lexNumbers(s string) []numRun {
 // lexNumbersAtMost is lexNumbers that stops after limit numbers (no limit when
 // limit < 0); over reports that s holds more.
 func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
+	var norm []byte // the number being read, normalised; its room is used again for the next
 	for i := 0; i < len(s); {
 		if limit >= 0 && len(runs) > limit {
 			return runs[:limit], true
@@ -123,12 +125,11 @@ func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
 			continue
 		}
 		start := i
-		var norm strings.Builder
-		norm.WriteByte(d)
+		norm = append(norm[:0], d)
 		i += size
 		for i < len(s) {
 			if d, size, ok := digitAt(s, i); ok {
-				norm.WriteByte(d)
+				norm = append(norm, d)
 				i += size
 				continue
 			}
@@ -137,13 +138,13 @@ func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
 				break
 			}
 			j, n := i+msize, 0
-			var group strings.Builder
-			for n < 4 {
+			var group [4]byte
+			for n < len(group) {
 				d, size, ok := digitAt(s, j)
 				if !ok {
 					break
 				}
-				group.WriteByte(d)
+				group[n] = d
 				j += size
 				n++
 			}
@@ -151,15 +152,20 @@ func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
 			if n == 0 || (spaceLike && n != 3) {
 				break
 			}
-			norm.WriteRune(m)
+			norm = utf8.AppendRune(norm, m)
 			if spaceLike {
-				norm.WriteString(group.String())
+				norm = append(norm, group[:n]...)
 				i = j
 			} else {
 				i += msize
 			}
 		}
-		runs = append(runs, numRun{text: s[start:i], norm: norm.String()})
+		text := s[start:i]
+		run := numRun{text: text, norm: text} // ASCII digits and marks, the usual case: as written
+		if string(norm) != text {
+			run.norm = string(norm)
+		}
+		runs = append(runs, run)
 	}
 	if limit >= 0 && len(runs) > limit {
 		return runs[:limit], true
@@ -186,24 +192,34 @@ func (r numRun) value(dec byte) string {
 			}
 		}
 	}
-	var intPart, frac strings.Builder
+	// The integer part's digits, then the fraction's: at most norm's length, on the stack but for
+	// very long numbers.
+	var room [64]byte
+	digits, point := room[:0], -1
 	for i := 0; i < len(r.norm); i++ {
 		c := r.norm[i]
 		switch {
-		case count == 1 && i > last && c >= '0' && c <= '9':
-			frac.WriteByte(c)
+		case count == 1 && i == last:
+			point = len(digits)
 		case c >= '0' && c <= '9':
-			intPart.WriteByte(c)
+			digits = append(digits, c)
 		}
 	}
-	v := strings.TrimLeft(intPart.String(), "0")
-	if v == "" {
-		v = "0"
+	intPart, frac := digits, []byte(nil)
+	if point >= 0 {
+		intPart, frac = digits[:point], digits[point:]
 	}
-	if f := strings.TrimRight(frac.String(), "0"); f != "" {
-		v += "." + f
+	intPart = bytes.TrimLeft(intPart, "0")
+	frac = bytes.TrimRight(frac, "0")
+	switch {
+	case len(intPart) == 0 && len(frac) == 0:
+		return "0"
+	case len(frac) == 0:
+		return string(intPart)
+	case len(intPart) == 0:
+		return "0." + string(frac)
 	}
-	return v
+	return string(intPart) + "." + string(frac)
 }
 
 // maskTokens replaces the placeholders of s with NUL bytes, so that digits
