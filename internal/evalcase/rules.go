@@ -3,8 +3,10 @@ package evalcase
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 )
@@ -158,14 +160,28 @@ func checkTag(s string) *problem {
 // checkLicense rejects a blank license and the statements the contract
 // forbids (§3.4): unknown and fair-use.
 func checkLicense(s string) *problem {
-	t := strings.ToLower(strings.TrimSpace(s))
-	switch t {
-	case "":
+	switch t := strings.TrimSpace(s); {
+	case t == "":
 		return problemf("invalid_value", "provenance.license must not be blank: write an SPDX expression such as GPL-3.0-or-later")
-	case "unknown", "fair-use", "fair use", "fairuse":
+	case forbiddenLicense(t):
 		return problemf("invalid_value", "provenance.license %s is not a redistribution statement (the contract forbids unknown and fair-use): write an SPDX expression such as GPL-3.0-or-later", quote(s))
 	}
 	return nil
+}
+
+// forbiddenLicenses are the statements checkLicense rejects, in lower case.
+var forbiddenLicenses = []string{"unknown", "fair-use", "fair use", "fairuse"}
+
+// forbiddenLicense says that t in lower case (strings.ToLower) is one of forbiddenLicenses. Licenses
+// are ASCII and most have capitals (Apache-2.0): such a t is compared without a lowered copy, as
+// ASCII lowering is exactly ASCII case folding.
+func forbiddenLicense(t string) bool {
+	for i := range len(t) {
+		if t[i] >= utf8.RuneSelf {
+			return slices.Contains(forbiddenLicenses, strings.ToLower(t))
+		}
+	}
+	return slices.ContainsFunc(forbiddenLicenses, func(w string) bool { return strings.EqualFold(t, w) })
 }
 
 // checkEnum accepts one of values.

@@ -355,3 +355,26 @@ func TestFaultPositions(t *testing.T) {
 func withFieldLine(assertions string) string {
 	return strings.Replace(baseCase, `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf", "allow_reorder": true}}]`, assertions, 1)
 }
+
+// TestCheckLicense: a license is refused when blank or, in lower case (as strings.ToLower lowers it),
+// one of the statements the contract forbids; an ASCII license is checked without an allocation.
+func TestCheckLicense(t *testing.T) {
+	for _, tt := range []struct {
+		license string
+		refused bool
+	}{
+		{"Apache-2.0", false}, {"CC-BY-4.0", false}, {"GPL-3.0-or-later", false}, {"Unknownish", false},
+		{"", true}, {"  \t", true}, {"unknown", true}, {"UNKNOWN", true}, {" Fair Use ", true}, {"FAIR-USE", true},
+		{"FairUse", true},
+		{"UN\u212aNOWN", true},  // a Kelvin sign lowers to k
+		{"fair-u\u017fe", false}, // a long s does not lower to s (it only folds to it)
+		{"fair-usé", false},
+	} {
+		if got := checkLicense(tt.license) != nil; got != tt.refused {
+			t.Errorf("checkLicense(%q) refuses: %v, want %v", tt.license, got, tt.refused)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { checkLicense("Apache-2.0") }); n != 0 {
+		t.Errorf("checking an ASCII license: %v allocations", n)
+	}
+}
