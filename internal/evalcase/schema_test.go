@@ -366,7 +366,7 @@ func TestCheckLicense(t *testing.T) {
 		{"Apache-2.0", false}, {"CC-BY-4.0", false}, {"GPL-3.0-or-later", false}, {"Unknownish", false},
 		{"", true}, {"  \t", true}, {"unknown", true}, {"UNKNOWN", true}, {" Fair Use ", true}, {"FAIR-USE", true},
 		{"FairUse", true},
-		{"UN\u212aNOWN", true},  // a Kelvin sign lowers to k
+		{"UN\u212aNOWN", true},   // a Kelvin sign lowers to k
 		{"fair-u\u017fe", false}, // a long s does not lower to s (it only folds to it)
 		{"fair-usé", false},
 	} {
