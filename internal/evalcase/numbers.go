@@ -114,7 +114,8 @@ func lexNumbers(s string) []numRun {
 // lexNumbersAtMost is lexNumbers that stops after limit numbers (no limit when
 // limit < 0); over reports that s holds more.
 func lexNumbersAtMost(s string, limit int) (runs []numRun, over bool) {
-	var norm []byte // the number being read, normalised; its room is used again for the next
+	var room [32]byte
+	norm := room[:0] // the number being read, normalised; its room is used again for the next
 	for i := 0; i < len(s); {
 		if limit >= 0 && len(runs) > limit {
 			return runs[:limit], true
