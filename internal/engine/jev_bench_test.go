@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -27,15 +25,7 @@ for name in sys.argv[1:]:
 func BenchmarkProcessJev(b *testing.B) {
 	const cases = 50_000
 	dir := b.TempDir()
-	contract, replay := testfs.WriteJevCorpus(b, dir, cases)
-	ctext, err := os.ReadFile(contract)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rtext, err := os.ReadFile(replay)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ctext, rtext := testfs.WriteJevCorpus(b, dir, cases)
 	bin := evalgateBinary(b)
 	python, _ := exec.LookPath("python3")
 	if python == "" {
@@ -49,7 +39,7 @@ func BenchmarkProcessJev(b *testing.B) {
 	sticks := []yardstick{{name: "typed", metric: "decode-typed-s", run: inProcess(func() { testfs.DecodeJevTyped(b, ctext, rtext, cases) })}}
 	if python != "" {
 		sticks = append(sticks, yardstick{name: "python", metric: "python-s", peak: "python-peak-MiB", run: func() (time.Duration, float64) {
-			return measureProcess(b, dir, 0, python, "-c", pythonLoad, filepath.Base(contract), filepath.Base(replay))
+			return measureProcess(b, dir, 0, python, "-c", pythonLoad, testfs.JevContract, testfs.JevReplay)
 		}})
 	}
 	processesInTurns(b, dir, 1, bin, runs, sticks) // a tenth of the cases regress or flip

@@ -3,7 +3,6 @@ package jev
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -17,15 +16,7 @@ const benchCases = 50000
 
 func readBench(b *testing.B) (ctext, rtext []byte, dir string) {
 	dir = b.TempDir()
-	cp, rp := testfs.WriteJevCorpus(b, dir, benchCases)
-	ctext, err := os.ReadFile(cp)
-	if err != nil {
-		b.Fatal(err)
-	}
-	rtext, err = os.ReadFile(rp)
-	if err != nil {
-		b.Fatal(err)
-	}
+	ctext, rtext = testfs.WriteJevCorpus(b, dir, benchCases)
 	if len(ctext) > MaxJSON || len(rtext) > MaxJSON {
 		b.Fatalf("bench files of %d and %d bytes exceed MaxJSON", len(ctext), len(rtext))
 	}

@@ -165,8 +165,8 @@ const (
 
 // WriteJevCorpus writes, as JevContract and JevReplay in dir, a contract of n cases, one question each
 // (choice, noul and score in turn, so that 50,000 cases stay under jev.MaxJSON), and a replay by
-// jev-1.14 answering them, with a flip or a regression every tenth case. It returns the two paths.
-func WriteJevCorpus(tb testing.TB, dir string, n int) (contract, replay string) {
+// jev-1.14 answering them, with a flip or a regression every tenth case. It returns the two texts.
+func WriteJevCorpus(tb testing.TB, dir string, n int) (contract, replay []byte) {
 	tb.Helper()
 	var c, r strings.Builder
 	c.WriteString("{\n  \"version\": \"0.1\",\n  \"name\": \"bench\",\n  \"baseline_model\": \"jev-1.13\",\n" +
@@ -196,14 +196,8 @@ func WriteJevCorpus(tb testing.TB, dir string, n int) (contract, replay string) 
 	}
 	c.WriteString("  ]\n}\n")
 	r.WriteString("}\n")
-	contract, replay = filepath.Join(dir, JevContract), filepath.Join(dir, JevReplay)
-	if err := os.WriteFile(contract, []byte(c.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	if err := os.WriteFile(replay, []byte(r.String()), 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	return contract, replay
+	Write(tb, dir, map[string]string{JevContract: c.String(), JevReplay: r.String()})
+	return []byte(c.String()), []byte(r.String())
 }
 
 // DecodeJevTyped is the typed yardstick of the jev benchmarks: the two texts of WriteJevCorpus decoded
