@@ -41,7 +41,19 @@ func Compare(a, b *Result) int {
 // comparison function of slices.SortStableFunc takes two copies of them, and a
 // Result is some 200 bytes (4,096 random results sort in two thirds of the
 // time, results already in order in a third).
-func Sort(rs []Result) { sort.Stable(byReport(rs)) }
+func Sort(rs []Result) {
+	if len(rs) > 12 {
+		sort.Stable(byReport(rs))
+		return
+	}
+	// Insertion sort, as sort.Stable sorts its small blocks, without the interface: a case's
+	// few results are sorted this way, 100,000 times for 100,000 cases.
+	for i := 1; i < len(rs); i++ {
+		for j := i; j > 0 && Compare(&rs[j-1], &rs[j]) > 0; j-- {
+			rs[j-1], rs[j] = rs[j], rs[j-1]
+		}
+	}
+}
 
 type byReport []Result
 

@@ -163,6 +163,9 @@ func (c *checker) readCase(fi int, ln rawLine, lc *lineCache, d *checkedCase) {
 	}
 	d.results = slices.Grow(d.results, bits.OnesCount8(d.info.asserts))
 	c.grade(ln.Text, wire, cand.wire, c.req.Fixtures[fi], ln.No, func(r diag.Result) { d.results = append(d.results, r) })
+	// In report order (by check), not the case's: a fixture's results then come in report order,
+	// which the report keeps as one run (report.Results).
+	diag.Sort(d.results)
 }
 
 // newReaders makes the line caches eachDecoded's cores read candidates again through, one a core.

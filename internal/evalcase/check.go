@@ -57,7 +57,8 @@ func Check(ctx context.Context, req Request) ([]diag.Result, error) {
 // case no candidate names is indexed by its id, for the duplicate check. Each case line is read and
 // decoded once, each candidate line twice (the second time by its offset); no case or candidate text
 // is held beyond the one being checked. The candidates that no case claimed, and the second ones, are
-// settled last, by reading their files once more.
+// settled last, by reading their files once more. A fixture's results come in report order: line by
+// line, and a case's by check.
 func Stream(ctx context.Context, req Request, emit func(diag.Result)) error {
 	c := newChecker(req, emit)
 	defer c.close()
@@ -373,13 +374,13 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *chec
 	if !d.valid || len(d.results) > 0 || !c.req.ReadCandidates || !c.req.CandidatesConfigured || !inScope {
 		return
 	}
-	for j, a := range Vocabulary {
+	for _, j := range byName { // in report order
 		if info.asserts&(1<<j) == 0 {
 			continue
 		}
 		c.emit(diag.Result{
 			Source: diag.SourceEvalCase, File: rel, Pos: diag.Pos{Line: ln.No, Col: 1},
-			Check: a.Name, CaseID: id, Outcome: diag.Skip, Severity: severityOf(info.report&(1<<j) != 0),
+			Check: Vocabulary[j].Name, CaseID: id, Outcome: diag.Skip, Severity: severityOf(info.report&(1<<j) != 0),
 			Code: "no_candidate", Message: fmt.Sprintf("no candidate for case %s", id),
 		})
 	}

@@ -427,3 +427,42 @@ func TestCheckCapsFaultsPerLine(t *testing.T) {
 		t.Errorf("the first result in order is %v: %s", last.Pos, last.Message)
 	}
 }
+
+// TestStreamFixtureInReportOrder: a fixture's results come in report order, whatever order each
+// case lists its assertions in, graded or not (no_candidate), so that a report keeps them as one
+// run (report.Results). Cases come line by line across the cores' batches.
+func TestStreamFixtureInReportOrder(t *testing.T) {
+	const reversed = `[{"name": "placeholder_integrity", "severity": "hard", "params": {"syntax": "printf"}}, {"name": "max_chars", "severity": "report", "params": {"max": 40}}, {"name": "forbidden_renderings", "severity": "hard", "params": {"patterns": ["x"]}}]`
+	var cases, cands []string
+	for i := range 300 {
+		id := fmt.Sprintf("a.c%03d", i)
+		cases = append(cases, caseLineFor(id, "%s", reversed))
+		if i%3 != 0 {
+			cands = append(cands, candidateFor(id, "%s"))
+		}
+	}
+	root := testfs.Tree(t, map[string]string{
+		"cases/a.jsonl":      strings.Join(cases, "\n"),
+		"candidates/c.jsonl": strings.Join(cands, "\n"),
+	})
+	req := Request{Root: root, Fixtures: []string{"cases/a.jsonl"}, Candidates: []string{"candidates/c.jsonl"},
+		ReadCandidates: true, CandidatesConfigured: true}
+	var got []diag.Result
+	err := Stream(context.Background(), req, func(r diag.Result) {
+		if r.File == "cases/a.jsonl" {
+			got = append(got, r)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3*300 {
+		t.Fatalf("%d results for the fixture, want %d", len(got), 3*300)
+	}
+	for i := 1; i < len(got); i++ {
+		if diag.Compare(&got[i-1], &got[i]) > 0 {
+			t.Fatalf("result %d (%s line %d %s) comes before %d (%s line %d %s)", i-1, got[i-1].CaseID, got[i-1].Pos.Line,
+				got[i-1].Check, i, got[i].CaseID, got[i].Pos.Line, got[i].Check)
+		}
+	}
+}

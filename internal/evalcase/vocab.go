@@ -1,6 +1,11 @@
 package evalcase
 
-import "github.com/evalgate/evalgate/internal/frontmatter"
+import (
+	"slices"
+	"strings"
+
+	"github.com/evalgate/evalgate/internal/frontmatter"
+)
 
 // Assertion documents one name of the v1 assertion vocabulary (contract §4)
 // and how evalgate runs it. Vocabulary is the one registry: validation,
@@ -121,6 +126,16 @@ var Vocabulary = []Assertion{
 }
 
 // lookupAssertion returns the vocabulary entry named name.
+// byName is Vocabulary's indexes in the order of their names: report order, for results of one case.
+var byName = func() []int {
+	order := make([]int, len(Vocabulary))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(Vocabulary[a].Name, Vocabulary[b].Name) })
+	return order
+}()
+
 func lookupAssertion(name string) *Assertion {
 	for i := range Vocabulary {
 		if Vocabulary[i].Name == name {
