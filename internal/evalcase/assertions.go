@@ -138,7 +138,7 @@ type forbiddenParams struct {
 const maxMatchEvidence = 200
 
 func runForbidden(in *input, raw []byte) verdict {
-	p := forbiddenCache.get(raw)
+	p := forbiddenCache.getBytes(raw)
 	var v verdict
 	for i, pat := range p.Patterns {
 		if i > 0 && (i+1)*len(in.text) > max(len(in.text), forbiddenWorkLimit) {
@@ -179,7 +179,7 @@ type maxCharsParams struct {
 }
 
 func runMaxChars(in *input, raw []byte) verdict {
-	p := maxCharsCache.get(raw)
+	p := maxCharsCache.getBytes(raw)
 	if p.Unit == "" {
 		p.Unit = UnitCodePoints
 	}

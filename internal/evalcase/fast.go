@@ -266,30 +266,26 @@ func (w *caseWire) mask() (asserts, report uint8) {
 
 // cleanParams validates params with the authoritative rules. Params are
 // small and fixtures repeat the same few, so results are remembered per
-// assertion and params text (a bounded cache).
+// assertion and params text.
 func cleanParams(spec *Assertion, raw []byte) bool {
-	paramsCache.Lock()
-	m := paramsCache.m[spec.Name]
-	ok, known := m[string(raw)]
-	paramsCache.Unlock()
-	if known {
-		return ok
-	}
-	ok = validParams(spec, raw)
-	paramsCache.Lock()
-	if m == nil || len(m) > 1024 {
-		m = map[string]bool{}
-		paramsCache.m[spec.Name] = m
-	}
-	m[string(raw)] = ok
-	paramsCache.Unlock()
-	return ok
+	return paramsValid[spec.Name].getBytes(raw)
 }
 
-var paramsCache = struct {
-	sync.Mutex
-	m map[string]map[string]bool
-}{m: map[string]map[string]bool{}}
+// paramsValid remembers validParams for each assertion; "" stands for no params (a params text is
+// never empty).
+var paramsValid = func() map[string]*memo[bool] {
+	m := make(map[string]*memo[bool], len(Vocabulary))
+	for i := range Vocabulary {
+		spec := &Vocabulary[i]
+		m[spec.Name] = newMemo(1024, func(s string) bool {
+			if s == "" {
+				return validParams(spec, nil)
+			}
+			return validParams(spec, []byte(s))
+		})
+	}
+	return m
+}()
 
 // validParams holds params with the authoritative rules (validateCase's), faults unsaid.
 func validParams(spec *Assertion, raw []byte) bool {

@@ -45,15 +45,42 @@ func TestMemo(t *testing.T) {
 // TestParamCache: params decode as encoding/json reads them, and a text decoded before costs no
 // allocation (the cache is read once per assertion of every case).
 func TestParamCache(t *testing.T) {
-	var c paramCache[maxCharsParams]
+	c := newMemo(1024, paramsOf[maxCharsParams])
 	raw := []byte(`{"max": 80, "unit": "graphemes"}`)
-	if got := c.get(raw); got != (maxCharsParams{Max: 80, Unit: "graphemes"}) {
+	if got := c.getBytes(raw); got != (maxCharsParams{Max: 80, Unit: "graphemes"}) {
 		t.Fatalf("get = %+v", got)
 	}
-	if got := c.get(nil); got != (maxCharsParams{}) {
+	if got := c.getBytes(nil); got != (maxCharsParams{}) {
 		t.Errorf("get(no params) = %+v, want the zero value", got)
 	}
-	if n := testing.AllocsPerRun(100, func() { c.get(raw) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { c.getBytes(raw) }); n != 0 {
 		t.Errorf("a remembered text costs %v allocations", n)
+	}
+}
+
+// TestCleanParams: params are valid by each assertion's own rules, no params included, and a
+// verdict remembered for one assertion is not another's.
+func TestCleanParams(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		raw  string // "" for no params
+		want bool
+	}{
+		{"max_chars", `{"max": 80}`, true},
+		{"max_chars", "", false}, // max is required
+		{"max_chars", `{"max": 0}`, false},
+		{"placeholder_integrity", "", true},
+		{"placeholder_integrity", `{"max": 80}`, false}, // not its param
+		{"placeholder_integrity", `{"syntax": "printf"}`, true},
+	} {
+		var raw []byte
+		if c.raw != "" {
+			raw = []byte(c.raw)
+		}
+		for range 2 { // computed, then remembered
+			if got := cleanParams(lookupAssertion(c.name), raw); got != c.want {
+				t.Errorf("%s %s: valid = %v, want %v", c.name, c.raw, got, c.want)
+			}
+		}
 	}
 }

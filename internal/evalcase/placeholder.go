@@ -246,7 +246,7 @@ type placeholderParams struct {
 }
 
 func decodePlaceholderParams(raw []byte) placeholderParams {
-	p := placeholderCache.get(raw)
+	p := placeholderCache.getBytes(raw)
 	if p.Syntax == "" {
 		p.Syntax = SyntaxAuto
 	}

@@ -85,7 +85,7 @@ func malformedItem(i, n, prev int, reason string) (string, map[string]any) {
 }
 
 func runProtocol(in *input, raw []byte) verdict {
-	p := protocolCache.get(raw)
+	p := protocolCache.getBytes(raw)
 	resp, read := in.text, "text"
 	if in.hasRaw {
 		resp, read = in.raw, "raw_response"

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
@@ -579,13 +578,6 @@ func (fs *faults) param(p *Param, n *frontmatter.Node, path []string) {
 	}
 }
 
-// patternCache remembers compiled patterns: fixtures repeat the same few.
-// It is bounded; an invalid pattern is remembered with its error.
-var patternCache = struct {
-	sync.Mutex
-	m map[string]patternEntry
-}{m: map[string]patternEntry{}}
-
 type patternEntry struct {
 	re  *regexp.Regexp
 	pre prefilter // what a text must hold to match re
@@ -598,14 +590,11 @@ func compilePattern(s string) (*regexp.Regexp, *problem) {
 	return e.re, e.err
 }
 
-// lookupPattern compiles an RE2 pattern, once for many cases.
-func lookupPattern(s string) patternEntry {
-	patternCache.Lock()
-	e, ok := patternCache.m[s]
-	patternCache.Unlock()
-	if ok {
-		return e
-	}
+// lookupPattern compiles an RE2 pattern, once for many cases (fixtures repeat the same few); an
+// invalid pattern is remembered with its error.
+func lookupPattern(s string) patternEntry { return patterns.get(s) }
+
+var patterns = newMemo(1024, func(s string) (e patternEntry) {
 	re, err := regexp.Compile(s)
 	switch {
 	case err != nil:
@@ -615,14 +604,8 @@ func lookupPattern(s string) patternEntry {
 	default:
 		e.re, e.pre = re, prefilterOf(s)
 	}
-	patternCache.Lock()
-	if len(patternCache.m) > 1024 {
-		clear(patternCache.m)
-	}
-	patternCache.m[s] = e
-	patternCache.Unlock()
 	return e
-}
+})
 
 func checkPattern(s string) *problem {
 	_, p := compilePattern(s)
