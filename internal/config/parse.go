@@ -17,6 +17,7 @@ import (
 	"github.com/evalgate/evalgate/internal/envpolicy"
 	"github.com/evalgate/evalgate/internal/findings"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
@@ -187,7 +188,7 @@ func (p *parser) globs(n *frontmatter.Node, what string) []string {
 			p.k.Fault(it.Pos, "invalid_value", "%s must be relative to the config's directory, got %s", w, docmeta.Quote(raw))
 		case hasDotDot(g):
 			p.k.Fault(it.Pos, "invalid_value", "%s must not contain \"..\": globs stay inside the config's directory, got %s", w, docmeta.Quote(raw))
-		case hasGitDir(g):
+		case repofs.InGit(g):
 			p.k.Fault(it.Pos, "invalid_value", "%s must not reach into .git, got %s", w, docmeta.Quote(raw))
 		case g == "" || !doublestar.ValidatePattern(g):
 			p.k.Fault(it.Pos, "invalid_value", "%s is not a valid glob, got %s", w, docmeta.Quote(raw))
@@ -205,18 +206,6 @@ func absolute(s string) bool {
 		return true
 	}
 	return len(s) >= 2 && s[1] == ':' && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
-}
-
-// hasGitDir reports whether s has a ".git" segment in any case: nothing under
-// .git is read because of config text (actions/checkout keeps the token in
-// .git/config).
-func hasGitDir(s string) bool {
-	for _, seg := range strings.FieldsFunc(s, func(r rune) bool { return r == '/' || r == '\\' }) {
-		if strings.EqualFold(seg, ".git") {
-			return true
-		}
-	}
-	return false
 }
 
 // hasDotDot reports whether s has a ".." segment, with '/' or '\' as
@@ -244,7 +233,7 @@ func (p *parser) relPath(n *frontmatter.Node, what string) (string, bool) {
 		p.k.Fault(n.Pos, "target_outside_repo", "%s must be a relative path inside the config's directory (no \"..\"), got %s", what, docmeta.Quote(s))
 		return "", false
 	}
-	if hasGitDir(s) {
+	if repofs.InGit(s) {
 		p.k.Fault(n.Pos, "target_outside_repo", "%s must not be inside .git, got %s", what, docmeta.Quote(s))
 		return "", false
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/jev"
+	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
@@ -516,7 +517,7 @@ func (r *run) selectedUnder(ctx context.Context, dir string) ([]string, error) {
 }
 
 // pathArg turns a PATH argument into a repository-relative path; a path that
-// does not exist, leaves the repository or is a directory where files are
+// does not exist, leaves the repository, lies inside .git or is a directory where files are
 // wanted (the error says what to give: dirHint) is a usage error.
 func (r *run) pathArg(p, dirHint string) (string, error) {
 	abs := p
@@ -530,6 +531,9 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 	rel, ok := relSlash(r.root, abs)
 	if !ok {
 		return "", usagef("%s: outside the repository %s", p, r.root)
+	}
+	if repofs.InGit(rel) {
+		return "", usagef("%s: inside .git, which evalgate never reads", p)
 	}
 	if fi.IsDir() {
 		return "", usagef("%s: is a directory (%s)", p, dirHint)

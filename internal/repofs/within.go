@@ -83,9 +83,13 @@ func contains(dir, p string) bool {
 }
 
 // inGitDir reports whether p, below dir (both clean and absolute), has a component named .git in any case.
-func inGitDir(dir, p string) bool {
-	rest := strings.TrimPrefix(p, dir)
-	for _, comp := range strings.Split(rest, string(filepath.Separator)) {
+func inGitDir(dir, p string) bool { return InGit(strings.TrimPrefix(p, dir)) }
+
+// InGit reports whether the path p has a component named .git in any case, with '/' or '\\' (or the
+// system's separator) between components: nothing under .git is read (actions/checkout keeps the
+// token in .git/config).
+func InGit(p string) bool {
+	for _, comp := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' || r == filepath.Separator }) {
 		if strings.EqualFold(comp, ".git") {
 			return true
 		}

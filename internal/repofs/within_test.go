@@ -154,3 +154,16 @@ func TestWithinRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestInGit: a component named .git, in any case and after either separator, is inside .git; a name
+// that only holds .git is not.
+func TestInGit(t *testing.T) {
+	for p, want := range map[string]bool{
+		".git": true, ".git/config": true, "docs/.GIT/x.md": true, `docs\.git\x.md`: true, "a/.Git": true,
+		"": false, "docs/x.md": false, "x.git/a": false, ".gitignore": false, ".github/workflows/ci.yml": false, "a.git": false,
+	} {
+		if got := InGit(p); got != want {
+			t.Errorf("InGit(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
