@@ -246,7 +246,10 @@ func newRun(opts Options) (*run, error) {
 	if n := btoi(opts.All) + btoi(opts.Base != "") + btoi(len(opts.Paths) > 0); n > 1 {
 		return nil, usagef("--all, --base and PATH arguments exclude each other")
 	}
-	if sh := opts.Shard; sh != nil && (!opts.All || opts.WriteBaseline) {
+	switch sh := opts.Shard; {
+	case sh != nil && opts.WriteBaseline:
+		return nil, usagef("--shard %d/%d: evalgate baseline records the whole repository, in one run", sh.Index, sh.Count)
+	case sh != nil && !opts.All:
 		return nil, usagef("--shard %d/%d: a shard is a part of the whole repository: give --all (and no --base or PATH)", sh.Index, sh.Count)
 	}
 	r := &run{opts: opts, pages: grader.NewPageCache(), start: time.Now()}
