@@ -5,14 +5,13 @@ import (
 	"strings"
 )
 
-// NearMiss returns the candidate closest to s, for a "did you mean" hint,
-// and whether one is close enough to offer: at most one edit for names of up
-// to four characters, else at most a third of s's length. Letters compare
-// without case and '-' equals '_', so BROKEN-LINK finds broken_link. Ties go
-// to the earlier candidate, so the hint is the same on every run.
+// NearMiss returns the candidate closest to s, for a "did you mean" hint, and whether one is close
+// enough to offer: within edit distance 2 of s, and not as far as s is long (a name of two letters,
+// both different, is no near miss). Letters compare without case and '-' equals '_', so BROKEN-LINK
+// finds broken_link. Ties go to the earlier candidate, so the hint is the same on every run.
 func NearMiss(s string, candidates []string) (string, bool) {
 	key := nearKey(s)
-	limit := max(1, len([]rune(key))/3)
+	limit := min(2, len([]rune(key))-1)
 	best, bestDist := "", limit+1
 	for _, c := range candidates {
 		if d := editDistance(key, nearKey(c)); d < bestDist {

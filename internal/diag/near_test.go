@@ -14,11 +14,21 @@ func TestNearMiss(t *testing.T) {
 		{"BROKEN-LINK", "broken_link", true},
 		{"unknwn_key", "unknown_key", true},
 		{"command_timout", "command_timeout", true},
-		{"NOPE", "", false},
+		{"ZQZQ", "", false},
 		{"xyz", "", false},
 		{"", "", false},
 		{"broken_link", "", false}, // the name itself is no hint
+		{"unknown_tol", "unknown_tool", true},
+		{"brokn_lnk", "broken_link", true}, // two edits
+		{"brkn_lnk", "", false},            // three, however long the name
+		{"cmmand_timot", "", false},        // three
+		{"jugde", "judge", true},           // a transposition is two edits
+		{"tyep", "type", true},             // in a short name too
+		{"ib", "id", true},                 // one of two letters
+		{"xy", "", false},                  // both: no near miss
+		{"t", "", false},
 	}
+	codes = append(codes, "judge", "type", "id")
 	for _, tt := range tests {
 		got, ok := NearMiss(tt.in, codes)
 		if ok != tt.ok || ok && got != tt.want {
