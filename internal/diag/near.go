@@ -3,6 +3,7 @@ package diag
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // NearMiss returns the candidate closest to s, for a "did you mean" hint, and whether one is close
@@ -11,10 +12,15 @@ import (
 // finds broken_link. Ties go to the earlier candidate, so the hint is the same on every run.
 func NearMiss(s string, candidates []string) (string, bool) {
 	key := nearKey(s)
-	limit := min(2, len([]rune(key))-1)
+	n := utf8.RuneCountInString(key)
+	limit := min(2, n-1)
 	best, bestDist := "", limit+1
 	for _, c := range candidates {
-		if d := editDistance(key, nearKey(c)); d < bestDist {
+		c0 := nearKey(c)
+		if abs(utf8.RuneCountInString(c0)-n) > limit {
+			continue // at least that many edits apart: a key of a megabyte costs no more than a short one
+		}
+		if d := editDistance(key, c0); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
@@ -56,3 +62,5 @@ func Suggest(s string, candidates []string) string {
 	}
 	return ""
 }
+
+func abs(n int) int { return max(n, -n) }

@@ -1,6 +1,9 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestNearMiss(t *testing.T) {
 	codes := []string{"syntax_error", "unknown_key", "command_timeout", "broken_link", "missing_anchor", "unknown_tool"}
@@ -68,5 +71,19 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(tt.s, []string{"how-to", "tutorial"}); got != tt.want {
 			t.Errorf("Suggest(%q) = %q, want %q", tt.s, got, tt.want)
 		}
+	}
+}
+
+// TestNearMissLongName: a name far longer than every candidate is compared with none of them (their
+// distance is at least the difference in length), so a hostile key of a megabyte costs a copy of it,
+// not a megabyte of edit distance against each name.
+func TestNearMissLongName(t *testing.T) {
+	long := strings.Repeat("a", 1<<20)
+	names := []string{"grader", "assertion", "type", "evidence", "runs", "target", "options"}
+	if got, ok := NearMiss(long, names); ok {
+		t.Fatalf("NearMiss(a megabyte) = %q", got)
+	}
+	if n := testing.AllocsPerRun(3, func() { NearMiss(long, names) }); n > 2 {
+		t.Errorf("NearMiss(a megabyte) makes %v allocations: it computed edit distances", n)
 	}
 }
