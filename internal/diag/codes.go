@@ -64,7 +64,7 @@ var Codes = []CodeInfo{
 	{
 		Code: "too_large", Group: "definition", Title: "The frontmatter or a JSON line is larger than evalgate reads",
 		Outcome: "fail|error", Severity: "error",
-		Doc:     "Input beyond evalgate's limits: frontmatter or a config over 1 MiB, a JSONL line over 16 MiB, a contract over its limit (a fail, the input is not read). A page body or a companion larger than graders read, or an EvalCase assertion that hit its work limit before it found anything, is an error instead: the eval reached no verdict.",
+		Doc:     "Input beyond evalgate's limits: frontmatter or a config over 1 MiB, a JSONL line over 16 MiB, a contract over its limit (a fail, the input is not read). A page body or a companion larger than graders read, Markdown too complex for the built-in graders' parser (README \"Limits\"), or an EvalCase assertion that hit its work limit before it found anything, is an error instead: the eval reached no verdict.",
 		Example: "a page whose frontmatter holds 2 MiB of YAML above its evals",
 		Fix:     "Shrink the input: move large data out of the frontmatter, split a large case or page, or point the eval at a smaller target.",
 	},

@@ -343,10 +343,17 @@ func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, e
 		Frontmatter: docmeta.Metadata(ps.root), Options: ev.Options, Pages: r.pages,
 	}
 	findings, err := tool.Run(ctx, in)
+	if ctx.Err() != nil {
+		// The run was stopped (SIGINT, SIGTERM, SIGHUP): no verdict, whatever the tool made of it.
+		return []diag.Result{with(base, diag.Error, "internal_error", "not finished: "+context.Cause(ctx).Error())}
+	}
 	if err != nil {
 		code := "target_unreadable"
-		if errors.Is(err, grader.ErrOutsideRepo) {
+		switch {
+		case errors.Is(err, grader.ErrOutsideRepo):
 			code = "target_outside_repo"
+		case errors.Is(err, grader.ErrTooComplex):
+			code = "too_large"
 		}
 		return []diag.Result{with(base, diag.Error, code, err.Error())}
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -55,5 +56,33 @@ func TestGradePipeline(t *testing.T) {
 		if len(seen) != 2*pages {
 			t.Errorf("jobs=%d: %d results, want %d", jobs, len(seen), 2*pages)
 		}
+	}
+}
+
+// TestBuiltinStopped: a run stopped (SIGTERM, say) while a built-in grader reads its page reaches no
+// verdict for it: error internal_error "not finished", never a pass or target_unreadable, whatever
+// the tool made of its cancelled context.
+func TestBuiltinStopped(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": "version: 1\n",
+		"docs/a.md": "---\nevals:\n  - {id: links, grader: \"tool:links\"}\n  - {id: headings, grader: \"tool:headings\"}\n" +
+			"  - {id: fences, grader: \"tool:code-fences\"}\n---\n# A\n\n[b](b.md#x)\n",
+		"docs/b.md": "# B\n",
+	})
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("evalgate received SIGTERM"))
+	rep, err := Run(ctx, Options{Mode: ModeCheck, Dir: dir, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r := range rep.Results.All() {
+		n++
+		if r.Outcome != diag.Error || r.Code != "internal_error" || r.Message != "not finished: evalgate received SIGTERM" {
+			t.Errorf("%s: %s %s %q, want error internal_error, not finished", r.Check, r.Outcome, r.Code, r.Message)
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d results, want one for each of the 3 evals", n)
 	}
 }

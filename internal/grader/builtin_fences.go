@@ -13,7 +13,10 @@ var builtinCodeFences = &Tool{Tool: tooldef.CodeFences,
 
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)
-	doc := builtinParseBlocks(src)
+	doc, err := builtinParseGuarded(ctx, "the target", src, in.FirstLine, func() ast.Node { return builtinParseBlocks(src) })
+	if err != nil {
+		return nil, err
+	}
 	pm := builtinNewPosMap(in)
 	var out builtinFindings
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -14,7 +14,10 @@ var builtinHeadings = &Tool{Tool: tooldef.Headings,
 
 func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)
-	doc := builtinParseHeadings(src, false)
+	doc, err := builtinParseGuarded(ctx, "the target", src, in.FirstLine, func() ast.Node { return builtinParseHeadings(src, false) })
+	if err != nil {
+		return nil, err
+	}
 	pm := builtinNewPosMap(in)
 	present := map[string]bool{}
 	var out builtinFindings

@@ -34,9 +34,12 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		return nil, err
 	}
 	src, jsx := builtinMarkdown(in)
-	doc := site.parse(src)
+	doc, err := builtinParseGuarded(ctx, "the target", src, in.FirstLine, func() ast.Node { return site.parse(src) })
+	if err != nil {
+		return nil, err
+	}
 	pm := builtinNewPosMap(in)
-	lc := &builtinLinkCheck{in: in, pages: pages, doc: doc, src: src, jsx: jsx, site: site}
+	lc := &builtinLinkCheck{ctx: ctx, in: in, pages: pages, doc: doc, src: src, jsx: jsx, site: site}
 	var out builtinFindings
 	var built [][]string // the page files of out.list[at[i]]'s URL
 	var at []int
@@ -95,6 +98,7 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 }
 
 type builtinLinkCheck struct {
+	ctx   context.Context // the run's: a linked page's parse stops waiting when it ends
 	in    *ToolInput
 	pages *PageCache
 	doc   ast.Node
@@ -181,7 +185,7 @@ func (lc *builtinLinkCheck) checkAnchor(written, frag, abs string, st builtinPat
 	if frag == "" || frag == "top" || st != builtinPathFile || !builtinMarkdownExts[strings.ToLower(filepath.Ext(abs))] {
 		return nil, nil
 	}
-	anchors, open, err := lc.pages.builtinPageAnchors(lc.site, abs)
+	anchors, open, err := lc.pages.builtinPageAnchors(lc.ctx, lc.site, abs)
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +344,7 @@ func (lc *builtinLinkCheck) brokenSite(written, kind, why string) *Finding {
 
 // builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out) by the
 // site's rules, and whether it includes other content, cached.
-func (c *PageCache) builtinPageAnchors(site *builtinSite, abs string) (map[string]bool, bool, error) {
+func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, abs string) (map[string]bool, bool, error) {
 	type anchors struct {
 		ids  map[string]bool
 		open bool
@@ -357,9 +361,16 @@ func (c *PageCache) builtinPageAnchors(site *builtinSite, abs string) (map[strin
 			m := builtinBlankMDX(raw)
 			body, jsx = m.blanked, m.jsx
 		}
-		ids, open := site.anchors(body, raw)
-		builtinHTMLAnchors(ids, jsx)
-		return anchors{ids, open}, nil
+		// raw keeps the lines of data: its frontmatter is blank lines.
+		a, err := builtinParseGuarded(ctx, "linked page "+filepath.Base(abs), body, 1, func() anchors {
+			ids, open := site.anchors(body, raw)
+			return anchors{ids, open}
+		})
+		if err != nil {
+			return nil, err
+		}
+		builtinHTMLAnchors(a.ids, jsx)
+		return a, nil
 	})
 	if err != nil {
 		return nil, false, err

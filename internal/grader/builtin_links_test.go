@@ -238,7 +238,7 @@ func TestBuiltinLinksUnreadablePage(t *testing.T) {
 		t.Fatalf("got %+v, %v; want one broken_link", got, err)
 	}
 	// A linked page that exists but cannot be read leaves the tool without a verdict.
-	if _, _, err := (&PageCache{}).builtinPageAnchors(&builtinSite{builtinPreset: &builtinPreset{}, name: "github"}, in.Dir); !errors.Is(err, ErrUnreadable) {
+	if _, _, err := (&PageCache{}).builtinPageAnchors(context.Background(), &builtinSite{builtinPreset: &builtinPreset{}, name: "github"}, in.Dir); !errors.Is(err, ErrUnreadable) {
 		t.Errorf("reading a directory as a page: err = %v, want ErrUnreadable", err)
 	}
 }

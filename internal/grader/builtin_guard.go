@@ -1,0 +1,157 @@
+package grader
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrTooComplex: a Markdown text is one the parser cannot read in bounded time (too_large): goldmark
+// takes time quadratic in the size of some texts (block quotes and lists nested thousands deep on one
+// line, a paragraph of many thousand link reference definitions, thousands of unclosed "[a]("), and
+// cannot be stopped once it has started.
+var ErrTooComplex = errors.New("too complex for the Markdown parser")
+
+// The bounds of builtinParseGuarded (README "Limits"). markdown-it, for one, nests at most 100 blocks.
+const (
+	builtinMaxNesting = 100
+	builtinMaxRefRun  = 10_000
+	builtinMaxScan    = 1 << 28 // about half a second of goldmark's reading
+)
+
+// builtinParseLimit is how long a parse may take before the tool gives up on its text; a var for tests.
+var builtinParseLimit = 10 * time.Second
+
+// builtinParseGuarded is parse(), the parse of src, unless src holds what goldmark takes quadratic time on
+// (builtinTooComplex), or the parse takes longer than builtinParseLimit, or ctx ends first. A parse given
+// up on runs on unwatched until it ends or evalgate does: goldmark has no way to stop it. what names
+// the text in the error ("the target", "linked page a.md"), whose first line is line firstLine of its file.
+func builtinParseGuarded[T any](ctx context.Context, what string, src []byte, firstLine int, parse func() T) (T, error) {
+	var none T
+	if err := builtinTooComplex(src, firstLine); err != nil {
+		return none, fmt.Errorf("%s: %w", what, err)
+	}
+	done := make(chan T, 1) // buffered: a parse given up on can still finish and be collected
+	go func() { done <- parse() }()
+	limit := time.NewTimer(builtinParseLimit)
+	defer limit.Stop()
+	select {
+	case v := <-done:
+		return v, nil
+	case <-limit.C:
+		return none, fmt.Errorf("%s: %w: not parsed within %v", what, ErrTooComplex, builtinParseLimit)
+	case <-ctx.Done():
+		return none, context.Cause(ctx)
+	}
+}
+
+// builtinTooComplex finds, in one pass, the texts goldmark is known to take quadratic time on: a line
+// whose block quote and list markers nest deeper than builtinMaxNesting; a paragraph (a run of
+// non-blank lines) of more than builtinMaxRefRun link reference definitions, lines that start, after
+// those markers, with "[" and hold "]:"; a line whose link destinations, each read from its "](" up to
+// the next space at the most, add up to more than builtinMaxScan bytes ("[a](" repeated). Its errors
+// give lines counted from firstLine, src's first.
+func builtinTooComplex(src []byte, firstLine int) error {
+	line, refs, refStart := firstLine, 0, 0
+	for rest := src; len(rest) > 0; line++ {
+		text := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			text, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if scan := builtinDestinationScan(text); scan > builtinMaxScan {
+			return fmt.Errorf("%w: line %d holds link destinations of %d bytes in all, none closed by a space",
+				ErrTooComplex, line, scan)
+		}
+		depth, body := builtinContainers(text)
+		if depth > builtinMaxNesting {
+			return fmt.Errorf("%w: line %d nests block quotes and list items %d deep (at most %d are read)",
+				ErrTooComplex, line, depth, builtinMaxNesting)
+		}
+		switch {
+		case len(bytes.TrimSpace(body)) == 0:
+			refs = 0
+		case body[0] == '[' && bytes.Contains(body, []byte("]:")):
+			if refs == 0 {
+				refStart = line
+			}
+			if refs++; refs > builtinMaxRefRun {
+				return fmt.Errorf("%w: the paragraph at line %d holds more than %d lines that start with \"[\" (link reference definitions)",
+					ErrTooComplex, refStart, builtinMaxRefRun)
+			}
+		}
+	}
+	return nil
+}
+
+// builtinDestinationScan is the bytes from each "](" of line to the end of its run of non-space bytes,
+// summed: at most what goldmark reads of the line's link destinations, which end at a space at the
+// latest. It is linear in the line: per run, the count of "](" times the run's end, less their offsets.
+func builtinDestinationScan(line []byte) int {
+	total, n, offsets := 0, 0, 0
+	for i := 0; i <= len(line); i++ {
+		if i == len(line) || line[i] == ' ' || line[i] == '\t' {
+			total += n*i - offsets
+			n, offsets = 0, 0
+			continue
+		}
+		if line[i] == ']' && i+1 < len(line) && line[i+1] == '(' {
+			n++
+			offsets += i
+		}
+	}
+	return total
+}
+
+// builtinContainers counts the block quote and list item markers a line opens with, and returns what
+// follows them. A thematic break ("- - -") counts none.
+func builtinContainers(line []byte) (depth int, body []byte) {
+	body = bytes.TrimLeft(line, " \t")
+	for len(body) > 0 {
+		n := 0
+		switch c := body[0]; {
+		case c == '>':
+			n = 1
+		case (c == '-' || c == '*' || c == '+') && (len(body) == 1 || body[1] == ' ' || body[1] == '\t'):
+			n = 1
+		case '0' <= c && c <= '9':
+			for n < len(body) && n < 9 && '0' <= body[n] && body[n] <= '9' {
+				n++
+			}
+			if n == len(body) || body[n] != '.' && body[n] != ')' || n+1 < len(body) && body[n+1] != ' ' && body[n+1] != '\t' {
+				return depth, body
+			}
+			n++
+		default:
+			return depth, body
+		}
+		depth++
+		body = bytes.TrimLeft(body[n:], " \t")
+	}
+	if depth > 0 && builtinIsBreak(line) {
+		return 0, nil
+	}
+	return depth, body
+}
+
+// builtinIsBreak reports whether line is a thematic break: three or more of one of "-*_", spaces and
+// tabs between them.
+func builtinIsBreak(line []byte) bool {
+	var mark byte
+	n := 0
+	for _, c := range line {
+		switch {
+		case c == ' ' || c == '\t':
+		case mark == 0 && (c == '-' || c == '*' || c == '_'):
+			mark, n = c, 1
+		case c == mark:
+			n++
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
