@@ -385,6 +385,10 @@ func (f reportFiles) keep(format report.Format) func(*diag.Result) bool {
 // write writes the report files, then the report to stdout: the text format
 // takes the terminal form when stdout is a terminal.
 func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer, term terminal) error {
+	var root string // the repository's, within which no report is written through a symlink
+	if dir, err := os.Getwd(); err == nil {
+		root, _ = engine.FindRoot(dir)
+	}
 	for _, out := range []struct {
 		flag, name string
 		write      func(io.Writer, *report.Report) error
@@ -397,7 +401,7 @@ func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.W
 			continue
 		}
 		// Never through a symlink a pull request committed there (README "Security model").
-		if err := repofs.WriteFile(out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
+		if err := repofs.WriteFile(root, out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) && pe.Path == out.name {
 				err = pe.Err // the flag and the name say which file

@@ -116,7 +116,7 @@ func (r *run) writeBaseline() error {
 	if err != nil {
 		return err
 	}
-	if err := repofs.WriteFile(abs, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+	if err := repofs.WriteFile(r.root, abs, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
 		return usagef("cannot write the baseline %s: %v", rel, err)
 	}
 	n := 0

@@ -210,7 +210,7 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
 		return "", usagef("cannot write %s: %v", fileRel, err)
 	}
-	if err := repofs.WriteFile(abs, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
+	if err := repofs.WriteFile(r.root, abs, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
 		return "", usagef("cannot write %s: %v", fileRel, err)
 	}
 	return fileRel, nil

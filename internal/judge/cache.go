@@ -220,7 +220,8 @@ func (c *Cache) Put(key string, e Entry) {
 	if !ok || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
 	}
-	_ = repofs.WriteFile(p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	// judge/ stays inside Root and p's folder is no symlink (path): WriteFile need not check them.
+	_ = repofs.WriteFile("", p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // Prune deletes every entry whose key keep does not hold, and the folders it empties; it returns how

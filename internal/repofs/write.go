@@ -3,10 +3,12 @@ package repofs
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -14,14 +16,27 @@ import (
 // call, each through the same few buffers.
 var fileWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64<<10) }}
 
-// WriteFile writes a file evalgate produces (a report, later a baseline or a cache entry) through write: into
-// a new temporary file in name's directory, then renamed over name. A pull request can commit a symlink
-// where a report goes (evalgate.sarif → ~/.bashrc); the rename replaces the link itself and never writes
-// through it. A reader never sees half a file, and a failed write leaves name as it was. The file is
-// readable by all (0644), as reports are read by later steps.
-func WriteFile(name string, write func(io.Writer) error) (err error) {
+// WriteFile writes a file evalgate produces (a report, a baseline, a cache entry) through write.
+//
+// A path inside the repository root (lexically; root "" for none) is written into a new temporary file
+// in its directory, then renamed over it. A pull request can commit a symlink where a report goes
+// (evalgate.sarif → ~/.bashrc): the rename replaces the link itself and never writes through it; and a
+// symlinked folder on the way (reports → /etc) is refused, as a path inside the repository that
+// leaves it. A reader never sees half a file, and a failed write leaves the path as it was.
+//
+// A path outside the repository is the workflow's own: an existing file there that is not a regular
+// one (/dev/null, a FIFO, a symlink such as /dev/stdout) is written into, through the link, never
+// replaced; any other is written as one inside is. The file is readable by all (0644), as reports are read by later steps.
+func WriteFile(root, name string, write func(io.Writer) error) (err error) {
 	if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
 		return &fs.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
+	}
+	inside, err := symlinkFree(root, name)
+	if err != nil {
+		return &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	if fi, err := os.Lstat(name); !inside && err == nil && !fi.Mode().IsRegular() {
+		return writeInto(name, write) // a device, a FIFO, or a symlink (/dev/stdout) to anything
 	}
 	fh, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
 	if err != nil {
@@ -61,4 +76,50 @@ func WriteFile(name string, write func(io.Writer) error) (err error) {
 		return &fs.PathError{Op: "write", Path: name, Err: err}
 	}
 	return nil
+}
+
+// symlinkFree reports whether name lies inside root, lexically, and if so checks that no folder between
+// root and name is a symlink: its rename could not then replace the link, and would write where it
+// leads.
+func symlinkFree(root, name string) (inside bool, err error) {
+	if root == "" {
+		return false, nil
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return false, err
+	}
+	rel, err := filepath.Rel(root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return false, nil
+	}
+	dir := root
+	parts := strings.Split(rel, string(filepath.Separator))
+	for _, part := range parts[:len(parts)-1] {
+		dir = filepath.Join(dir, part)
+		if fi, err := os.Lstat(dir); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			r, _ := filepath.Rel(root, dir)
+			return true, fmt.Errorf("%s is a symlink in the repository; evalgate writes nothing through one", filepath.ToSlash(r))
+		}
+	}
+	return true, nil
+}
+
+// writeInto writes into the existing file name, what it is or leads to: a device, a FIFO, a file.
+func writeInto(name string, write func(io.Writer) error) error {
+	fh, err := os.OpenFile(name, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	bw := fileWriters.Get().(*bufio.Writer)
+	bw.Reset(fh)
+	defer func() { bw.Reset(nil); fileWriters.Put(bw) }()
+	err = write(bw)
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -20,7 +21,7 @@ func TestWriteFileReplacesSymlink(t *testing.T) {
 	if err := os.Symlink(victim, report); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFile(report, func(w io.Writer) error { _, err := io.WriteString(w, "{}\n"); return err }); err != nil {
+	if err := WriteFile(dir, report, func(w io.Writer) error { _, err := io.WriteString(w, "{}\n"); return err }); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "precious\n" {
@@ -43,7 +44,7 @@ func TestWriteFileFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	boom := errors.New("boom")
-	if err := WriteFile(name, func(w io.Writer) error { io.WriteString(w, "new"); return boom }); !errors.Is(err, boom) {
+	if err := WriteFile(dir, name, func(w io.Writer) error { io.WriteString(w, "new"); return boom }); !errors.Is(err, boom) {
 		t.Fatalf("err = %v, want boom", err)
 	}
 	if b, _ := os.ReadFile(name); string(b) != "old" {
@@ -65,8 +66,31 @@ func TestWriteFileErrors(t *testing.T) {
 		filepath.Join(dir, "out.json"):            "open " + filepath.Join(dir, "out.json") + ": is a directory",
 		filepath.Join(dir, "missing", "out.json"): "open " + filepath.Join(dir, "missing", "out.json") + ": no such file or directory",
 	} {
-		if err := WriteFile(name, nop); err == nil || err.Error() != want {
+		if err := WriteFile(dir, name, nop); err == nil || err.Error() != want {
 			t.Errorf("WriteFile(%s) = %v, want %q", name, err, want)
 		}
+	}
+}
+
+// TestWriteFileSymlinkedFolder: a folder on the way to a report inside the repository that is a
+// symlink (reports → a folder outside) is refused, and nothing is written where it leads.
+func TestWriteFileSymlinkedFolder(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "a", "reports")); err != nil {
+		t.Fatal(err)
+	}
+	err := WriteFile(root, filepath.Join(root, "a", "reports", "x.json"), func(w io.Writer) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "a/reports is a symlink in the repository") {
+		t.Errorf("err = %v, want the symlink named", err)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Errorf("written where the symlink leads: %v", entries)
+	}
+	// Outside the repository the path is the workflow's own, symlinks and all.
+	if err := WriteFile(t.TempDir(), filepath.Join(root, "a", "reports", "x.json"), func(w io.Writer) error { return nil }); err != nil {
+		t.Errorf("outside the repository: %v", err)
 	}
 }
