@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -131,6 +132,9 @@ type checker struct {
 	lines     *lineCache        // re-reads lines for the checks done in order
 	readers   chan *lineCache   // read candidates again for the cases graded on every core, one a core
 	hook      func(what string) // tests: runs before each line is checked (and may panic)
+	// faults counts the definition faults of each file; unreported holds those past maxFileFaults.
+	faults     map[string]int
+	unreported map[string]*unreported
 }
 
 func newChecker(req Request, emit func(diag.Result)) *checker {
@@ -147,6 +151,7 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 		unsettled: make([]bool, len(req.Candidates)),
 		lines:     newLineCache(),
 		readers:   newReaders(),
+		faults:    map[string]int{}, unreported: map[string]*unreported{},
 	}
 	for i, f := range req.Fixtures {
 		c.scope[i] = req.InScope(f)
@@ -178,6 +183,7 @@ func (c *checker) run(ctx context.Context) error {
 			return err
 		}
 	}
+	defer c.emitUnreported()
 	if !c.req.ReadCandidates {
 		return nil
 	}
@@ -428,13 +434,45 @@ func (c *checker) emitFaults(rel string, ln rawLine, fs faults, caseID string) {
 	}
 }
 
-// emitFault reports a definition fault at its position.
+// maxFileFaults bounds the definition faults reported for one file (README "Limits"), as
+// maxLineFaults does for a line: a fixture of 160,000 lines "{}" (480 KB) made a JSON report of
+// 600 MB. Past it, faults are counted, and the first one not reported says how many there are.
+const maxFileFaults = 1000
+
+// unreported is what a file's faults past maxFileFaults leave: how many, and the first.
+type unreported struct {
+	n     int
+	first diag.Result
+}
+
+// emitFault reports a definition fault at its position, unless its file has had maxFileFaults.
 func (c *checker) emitFault(rel string, f fault, caseID string) {
-	c.emit(diag.Result{
+	r := diag.Result{
 		Source: diag.SourceEvalCase, File: rel, Pos: f.pos, Check: diag.CheckDefinition,
 		CaseID: caseID, Outcome: diag.Fail, Severity: diag.SeverityError, Code: f.code, Message: f.msg,
 		Key: f.key,
-	})
+	}
+	if c.faults[rel]++; c.faults[rel] <= maxFileFaults {
+		c.emit(r)
+		return
+	}
+	u := c.unreported[rel]
+	if u == nil {
+		u = &unreported{first: r}
+		c.unreported[rel] = u
+	}
+	u.n++
+}
+
+// emitUnreported reports, for each file that had more than maxFileFaults faults, how many more.
+func (c *checker) emitUnreported() {
+	for _, rel := range slices.Sorted(maps.Keys(c.unreported)) {
+		u := c.unreported[rel]
+		r := u.first
+		r.Message = fmt.Sprintf("%d more definition faults in this file are not reported", u.n)
+		c.emit(r)
+	}
+	clear(c.unreported)
 }
 
 // decodedCandidate is what decoding one candidates line found; nothing for a line too large or blank,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -464,5 +465,38 @@ func TestStreamFixtureInReportOrder(t *testing.T) {
 			t.Fatalf("result %d (%s line %d %s) comes before %d (%s line %d %s)", i-1, got[i-1].CaseID, got[i-1].Pos.Line,
 				got[i-1].Check, i, got[i].CaseID, got[i].Pos.Line, got[i].Check)
 		}
+	}
+}
+
+// TestCheckCapsFaultsPerFile: a file's definition faults past maxFileFaults are counted, not reported,
+// and the first of them says how many there are; another file's are its own, and a valid case after
+// them is still graded.
+func TestCheckCapsFaultsPerFile(t *testing.T) {
+	empty := strings.Repeat("{}\n", 400) // each lacks its id, locales, source, assertions...
+	rs := check(t, map[string]string{
+		"cases/a.jsonl":      empty + caseLineFor("a.one", "%s", phHard) + "\n",
+		"cases/b.jsonl":      "{}\n",
+		"candidates/c.jsonl": candidateFor("a.one", "%s"),
+	})
+	perLine := len(find(check(t, map[string]string{"cases/a.jsonl": "{}\n"}), "missing_field"))
+	var a []diag.Result
+	for _, r := range rs {
+		if r.File == "cases/a.jsonl" && r.Check == diag.CheckDefinition {
+			a = append(a, r)
+		}
+	}
+	if perLine < 3 || len(a) != maxFileFaults+1 {
+		t.Fatalf("cases/a.jsonl: %d faults (%d a line), want %d and the count of the rest", len(a), perLine, maxFileFaults)
+	}
+	want := fmt.Sprintf("%d more definition faults in this file are not reported", 400*perLine-maxFileFaults)
+	more := find(rs, "missing_field")
+	if n := len(find(a, "missing_field")); n != maxFileFaults+1 || !slices.ContainsFunc(more, func(r diag.Result) bool { return r.Message == want }) {
+		t.Errorf("no fault says %q", want)
+	}
+	if got := len(find(rs, "ok")); got != 1 {
+		t.Errorf("the valid case after the faults: %d passes, want 1", got)
+	}
+	if b := find(rs, "missing_field"); !slices.ContainsFunc(b, func(r diag.Result) bool { return r.File == "cases/b.jsonl" }) {
+		t.Error("cases/b.jsonl lost its faults to a's bound")
 	}
 }

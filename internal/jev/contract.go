@@ -86,8 +86,7 @@ func LoadContract(file string, text []byte, opts Options) (*Contract, []diag.Res
 		v.json(text)
 	}
 	if len(s.faults) > 0 {
-		diag.Sort(s.faults)
-		return nil, s.faults
+		return nil, s.reported()
 	}
 	return c, nil
 }

@@ -2,6 +2,7 @@ package jev
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -356,5 +357,41 @@ func TestContractValidation(t *testing.T) {
 				return r.Source == diag.SourceJev && r.Check == diag.CheckDefinition && r.Outcome == diag.Fail && r.File == file && r.Severity == diag.SeverityError
 			})
 		})
+	}
+}
+
+// TestFaultsBounded: a file's faults past maxFaults are counted, not kept: a contract of thousands of
+// empty cases reports the first thousand faults, then one that says how many more there are, at the
+// first one it did not keep; a replay the same. A file with as many faults as the bound reports them all.
+func TestFaultsBounded(t *testing.T) {
+	empties := func(n int) []string { return slices.Repeat([]string{"{}"}, n) }
+	for _, c := range []struct {
+		name  string
+		load  func(text []byte) []diag.Result
+		text  string
+		found int // every fault the file has
+	}{
+		{"contract", func(b []byte) []diag.Result { _, rs := LoadContract("c.json", b, Options{}); return rs },
+			contractJSON("", empties(3000)...), 3000 * 4}, // id, state, questions and expect missing
+		{"contract, within the bound", func(b []byte) []diag.Result { _, rs := LoadContract("c.json", b, Options{}); return rs },
+			contractJSON("", empties(250)...), 250 * 4},
+		{"replay", func(b []byte) []diag.Result { _, rs := LoadReplay("r.json", b); return rs },
+			"{" + strings.Repeat(`"a": 1, `, 2500) + `"b": 1}`, 2 + 2499}, // two responses not objects; "a" 2,499 times again
+	} {
+		rs := c.load([]byte(c.text))
+		if c.found <= maxFaults {
+			if len(rs) != c.found {
+				t.Errorf("%s: %d faults, want all %d", c.name, len(rs), c.found)
+			}
+			continue
+		}
+		if len(rs) != maxFaults+1 {
+			t.Fatalf("%s: %d faults, want %d and the one that counts the rest", c.name, len(rs), maxFaults)
+		}
+		last := rs[len(rs)-1]
+		want := fmt.Sprintf("%d more faults in this file are not reported", c.found-maxFaults)
+		if !strings.HasSuffix(last.Message, want) || !last.Pos.Known() || diag.Compare(&rs[len(rs)-2], &last) > 0 {
+			t.Errorf("%s: the last fault is %+v, want %q after the others", c.name, last, want)
+		}
 	}
 }

@@ -111,6 +111,7 @@ func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 		s.faults = s.faults[:n]
 		return true
 	}}
+	var doubled []string // the cases whose responses hold a key twice
 	root := s.parse(unit{line: 1, text: text}, false, func(_, msg string) diag.Result {
 		return replayFault("replay_invalid", msg)
 	}, func(key string, object []frontmatter.JSONStep) diag.Result {
@@ -119,10 +120,12 @@ func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 		if len(object) > 0 {
 			f.CaseID = object[0].Key
 		}
+		doubled = append(doubled, f.CaseID)
 		return f
 	}, each)
 	switch {
 	case root == nil:
+		s.stopped()
 	case !isObj(root):
 		s.add(replayFault("replay_invalid", fmt.Sprintf("a replay must be an object keyed by case id, got %s", typeName(root))), root.Pos, nil)
 	default:
@@ -130,16 +133,15 @@ func LoadReplay(file string, text []byte) (*Replay, []diag.Result) {
 		s.faults = append(s.faults, responseFaults...)
 	}
 	// Duplicate keys make their case's response unreliable.
-	for _, f := range s.faults {
-		if resp := r.Responses[f.CaseID]; resp != nil {
+	for _, id := range doubled {
+		if resp := r.Responses[id]; resp != nil {
 			resp.Bad = true
 		}
 	}
-	diag.Sort(s.faults)
 	if r.Responses == nil {
-		return nil, s.faults
+		return nil, s.reported()
 	}
-	return r, s.faults
+	return r, s.reported()
 }
 
 // replayValidator checks the entries of a replay.
@@ -161,7 +163,7 @@ var responseKeys = []string{"model", "usage", "answers"}
 
 // response checks one case's response x: {model, usage?, answers}.
 func (rv *replayValidator) response(id string, x *node) *Response {
-	rv.id, rv.n = id, len(rv.s.faults)
+	rv.id, rv.n = id, rv.s.found
 	p := pth{key: id}
 	resp := &Response{}
 	if !isObj(x) {
@@ -214,7 +216,7 @@ func (rv *replayValidator) response(id string, x *node) *Response {
 		}
 		slices.SortFunc(resp.Answers, func(a, b FieldAnswer) int { return strings.Compare(a.Field, b.Field) })
 	}
-	resp.Bad = len(rv.s.faults) != rv.n
+	resp.Bad = rv.s.found != rv.n
 	return resp
 }
 
@@ -251,7 +253,7 @@ var answerKeys = [...][]string{
 // answer checks one answer x at p: its type (given, or told by which of
 // noul, choice and score it holds), and only that type's fields.
 func (rv *replayValidator) answer(name string, x *node, p *pth) (Answer, bool) {
-	before := len(rv.s.faults)
+	before := rv.s.found
 	var a Answer
 	if !isObj(x) {
 		rv.fault(p, x.Pos, "answer %s must be an object, got %s", strconv.Quote(name), typeName(x))
@@ -302,7 +304,7 @@ func (rv *replayValidator) answer(name string, x *node, p *pth) (Answer, bool) {
 		rv.legend(x, p)
 		rv.probabilities(x, p)
 	}
-	return a, len(rv.s.faults) == before
+	return a, rv.s.found == before
 }
 
 func kindsHeld(ks []Kind) string {

@@ -34,7 +34,15 @@ type source struct {
 	// code point of the file's line 1 (internal/frontmatter counts it so).
 	bom    bool
 	faults []diag.Result
+	// found counts every fault added, those past maxFaults too, which are counted but not kept; more
+	// is the first of those.
+	found int
+	more  *diag.Result
 }
+
+// maxFaults bounds the faults kept of one file (README "Limits"): a contract of two million empty cases
+// has eight million faults, which would take gigabytes to hold and a report of hundreds of megabytes.
+const maxFaults = 1000
 
 // unit is one JSON text of a source.
 type unit struct {
@@ -66,7 +74,30 @@ func (s *source) add(r diag.Result, pos diag.Pos, path *pth) {
 	if r.Key == "" && path != nil {
 		r.Key = path.String()
 	}
+	s.found++
+	if s.found > maxFaults {
+		if s.more == nil {
+			s.more = &r
+		}
+		return
+	}
 	s.faults = append(s.faults, r)
+}
+
+// stopped drops the faults counted but not kept, when the parse stopped and its fault is the file's one.
+func (s *source) stopped() { s.found, s.more = len(s.faults), nil }
+
+// reported is the file's faults in report order; past maxFaults, the first of those not kept closes
+// them, saying how many more there are.
+func (s *source) reported() []diag.Result {
+	diag.Sort(s.faults)
+	if s.more != nil {
+		more := *s.more
+		more.Message = fmt.Sprintf("%d more faults in this file are not reported", s.found-maxFaults)
+		s.faults = append(s.faults, more)
+		s.more = nil
+	}
+	return s.faults
 }
 
 // eachLine calls f with every non-blank line of a JSONL text; a line that

@@ -83,6 +83,7 @@ func (v *validator) json(text []byte) {
 	root := v.s.parse(unit{line: 1, text: text}, false, definition, v.dup, each)
 	v.caseID = ""
 	if root == nil {
+		v.s.stopped()
 		return
 	}
 	if !isObj(root) {
@@ -343,7 +344,7 @@ func (v *validator) kase(x *node, p *pth, seen map[string]bool) (Case, bool) {
 		v.fault(p, x.Pos, "wrong_type", "a case must be an object, got %s", typeName(x))
 		return Case{}, false
 	}
-	before := len(v.s.faults)
+	before := v.s.found
 	for _, e := range x.Entries {
 		if !slices.Contains(caseKeys, e.Key) {
 			kp := p.to(e.Key)
@@ -374,7 +375,7 @@ func (v *validator) kase(x *node, p *pth, seen map[string]bool) (Case, bool) {
 	questions := v.questions(x, p)
 	v.expect(x, p, questions, &c)
 	v.qs.reset() // drop the case's nodes
-	return c, len(v.s.faults) == before
+	return c, v.s.found == before
 }
 
 // caseKeys are the keys of a case.
@@ -643,7 +644,7 @@ func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expec
 		v.fault(p, x.Pos, "missing_field", "expect %s is empty: it needs at least one constraint (%s)", strconv.Quote(name), constraintKeys(q.kind))
 		return e, false
 	}
-	before := len(v.s.faults)
+	before := v.s.found
 	for _, ke := range x.Entries {
 		k, val := ke.Key, ke.Value
 		kp := p.to(k)
@@ -699,7 +700,7 @@ func (v *validator) fieldExpect(x *node, p *pth, name string, q question) (Expec
 			}
 		}
 	}
-	if len(v.s.faults) != before {
+	if v.s.found != before {
 		return e, false
 	}
 	// At least one effective constraint: the kind's answer key, min_noul,
