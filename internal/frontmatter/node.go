@@ -2,7 +2,9 @@ package frontmatter
 
 import (
 	"math"
+	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -61,6 +63,28 @@ func (n *Node) Get(key string) *Entry {
 // (3, 3.0 and 1e3 all are: README "Decisions where the specs are silent").
 func (n *Node) IsInt() bool {
 	return n != nil && n.Kind == Number && !math.IsInf(n.Num, 0) && !math.IsNaN(n.Num) && n.Num == math.Trunc(n.Num)
+}
+
+// Rounded reports whether n is an integer of 2^53 or more in magnitude that its text writes other than
+// Num: a float64 holds every integer only up to 2^53, so 9007199254740993 reads as 9007199254740992,
+// and a bound of 2^53 would let it through.
+func (n *Node) Rounded() bool {
+	if !n.IsInt() || math.Abs(n.Num) < 1<<53 {
+		return false
+	}
+	text := strings.ReplaceAll(strings.TrimPrefix(n.Text, "+"), "_", "")
+	if len(text) > 400 { // a float64 integer has at most 309 digits: this is padding, not worth big's quadratic parse
+		return true
+	}
+	want, _ := new(big.Float).SetFloat64(n.Num).Int(nil)
+	if got, ok := new(big.Int).SetString(text, 0); ok { // decimal, 0x, 0o, 0b
+		return got.Cmp(want) != 0
+	}
+	if got, _, err := big.ParseFloat(text, 10, 256, big.ToNearestEven); err == nil { // 9.007199254740993e15
+		w := new(big.Float).SetPrec(256).SetInt(want)
+		return got.Cmp(w) != 0
+	}
+	return false
 }
 
 // IsFinite reports whether n is a number that is neither infinite nor NaN.

@@ -137,8 +137,10 @@ func (k *Checker) numeric(n *frontmatter.Node, t *Type, what string) bool {
 	if t.Kind == Int {
 		lo, hi = cmpOr(lo, -maxExact), cmpOr(hi, maxExact)
 	}
-	below := lo != nil && (n.Num < *lo || t.MinExclusive && n.Num == *lo)
-	above := hi != nil && n.Num > *hi
+	// A rounded integer (beyond 2^53) lies past the value it reads as: past a bound it reads as equal to.
+	rounded := t.Kind == Int && n.Rounded()
+	below := lo != nil && (n.Num < *lo || (t.MinExclusive || rounded && n.Num < 0) && n.Num == *lo)
+	above := hi != nil && (n.Num > *hi || rounded && n.Num > 0 && n.Num == *hi)
 	if !below && !above {
 		return true
 	}

@@ -65,6 +65,12 @@ func TestChecker(t *testing.T) {
 		{"name: a\nruns: .inf", []string{"2:7 invalid_value runs must be a finite integer, got .inf"}},
 		{"name: a\ncodes: [9007199254740994]", []string{"2:9 invalid_value codes[0] must be an integer of at most 9007199254740992, got 9007199254740994"}},
 		{"name: a\ncodes: [-9007199254740994]", []string{"2:9 invalid_value codes[0] must be an integer of at least -9007199254740992, got -9007199254740994"}},
+		// 2^53+1 reads as 2^53 in a float64: its text says it is past the bound.
+		{"name: a\ncodes: [9007199254740993]", []string{"2:9 invalid_value codes[0] must be an integer of at most 9007199254740992, got 9007199254740993"}},
+		{"name: a\ncodes: [-9007199254740993, 0x20000000000001]", []string{
+			"2:9 invalid_value codes[0] must be an integer of at least -9007199254740992, got -9007199254740993",
+			"2:28 invalid_value codes[1] must be an integer of at most 9007199254740992, got 0x20000000000001"}},
+		{"name: a\ncodes: [9007199254740992, -9007199254740992, 0x20000000000000]", nil},
 		{"name: a\ncodes: []", []string{"2:8 invalid_value codes must not be an empty list"}},
 		{"name: a\nweight: 0", []string{"2:9 invalid_value weight must be a number greater than 0 (write skip: true), got 0"}},
 		{"name: a\nrate: 1.5", []string{"2:7 invalid_value rate must be a number from 0 to 1, got 1.5"}},
