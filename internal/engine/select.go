@@ -480,7 +480,7 @@ func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
 
 // dirArg reports whether the PATH argument p names a directory inside the
 // repository, and which (repository-relative, "" for the root). A directory
-// outside it, or .git, is left to pathArg to refuse.
+// outside it or inside .git, also through a symlink, is left to pathArg to refuse.
 func (r *run) dirArg(p string) (string, bool) {
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -490,8 +490,11 @@ func (r *run) dirArg(p string) (string, bool) {
 		return "", false
 	}
 	rel, ok := relSlash(r.root, abs)
-	if !ok || rel == ".git" || strings.HasPrefix(rel, ".git/") {
+	if !ok || repofs.InGit(rel) {
 		return "", false
+	}
+	if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel)); err != nil {
+		return "", false // a symlink on the way leads out of the repository or into .git
 	}
 	if rel == "." {
 		rel = ""
@@ -536,6 +539,10 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 		return "", usagef("%s: inside .git, which evalgate never reads", p)
 	}
 	if fi.IsDir() {
+		if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel)); err != nil {
+			_, why := repofs.Refusal(err) // through a symlink on the way
+			return "", usagef("%s: %s", p, why)
+		}
 		return "", usagef("%s: is a directory (%s)", p, dirHint)
 	}
 	return rel, nil
