@@ -1,8 +1,10 @@
 package grader
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -83,4 +85,39 @@ func TestBuiltinParseGuarded(t *testing.T) {
 		!strings.HasPrefix(err.Error(), "linked page b.md: ") {
 		t.Errorf("a text refused before its parse: %v", err)
 	}
+}
+
+// FuzzTooComplex: the check never panics, names a line of the text when it refuses one, and sums the
+// link destinations of a line as the plain quadratic count does.
+func FuzzTooComplex(f *testing.F) {
+	for _, s := range []string{"", "[a](b) [c](", "> > - 1. x\n[x]: y\n", "- - -\n", "[a](()", "1) 2. * + >"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if err := builtinTooComplex(src, 1); err != nil {
+			if !errors.Is(err, ErrTooComplex) {
+				t.Fatalf("err %v is no ErrTooComplex", err)
+			}
+			var line int
+			if _, scanErr := fmt.Sscanf(err.Error()[strings.Index(err.Error(), "line "):], "line %d", &line); scanErr != nil ||
+				line < 1 || line > bytes.Count(src, []byte("\n"))+1 {
+				t.Fatalf("err %v names no line of the text", err)
+			}
+		}
+		for _, line := range bytes.Split(src, []byte("\n")) {
+			want := 0
+			for i := 0; i+1 < len(line); i++ {
+				if line[i] == ']' && line[i+1] == '(' {
+					end := i
+					for end < len(line) && line[end] != ' ' && line[end] != '\t' {
+						end++
+					}
+					want += end - i
+				}
+			}
+			if got := builtinDestinationScan(line); got != want {
+				t.Fatalf("builtinDestinationScan(%q) = %d, want %d", line, got, want)
+			}
+		}
+	})
 }
