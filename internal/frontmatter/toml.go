@@ -43,9 +43,10 @@ import (
 // byte; duplicate_key for a key or table defined twice, at the second
 // definition; syntax_error at the decoder's error. Two limits are checked by
 // the scan before decoding, because the decoder recurses and copies key
-// paths: a "[" or "{" nested deeper than 1,000 levels, and keys whose full
-// paths hold more than 1,048,576 segments in all (a key "b" of table [a]
-// holds 2), are syntax_error where they cross the limit. A table nested
+// paths: a "[" or "{" nested deeper than 1,000 levels, one key or header of
+// more than 1,000 segments, and keys whose full paths hold more than
+// 1,048,576 segments in all (a key "b" of table [a] holds 2), are
+// syntax_error where they cross the limit. A table nested
 // deeper than 1,000 levels through headers or dotted keys is a syntax_error
 // too; that table becomes Null and the rest of the tree is kept.
 //

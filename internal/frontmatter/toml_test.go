@@ -186,6 +186,14 @@ func TestTOMLProblems(t *testing.T) {
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 8}, Code: "syntax_error", Message: "expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead"}},
 		{"nesting", "+++\na = " + strings.Repeat("[", 2000) + "\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 4 + 1000}, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}},
+		// One key of more than 1,000 segments stops the scan at its 1,001st: the decoder copies a key's
+		// path for each segment, and 50,000 of them took it minutes.
+		{"a dotted key too long", "+++\n" + strings.Repeat("a.", 50_000) + "b = 1\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 2, Col: 2001}, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}},
+		{"a header too long", "+++\nx = 1\n[" + strings.Repeat("a.", 200_000) + "b]\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 2002}, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}},
+		{"an array of tables too long", "+++\n[[" + strings.Repeat("a.", 50_000) + "b]]\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 2, Col: 2003}, Code: "syntax_error", Message: "nesting deeper than 1,000 levels"}},
 	})
 }
 

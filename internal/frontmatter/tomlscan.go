@@ -138,6 +138,19 @@ func (s *tomlScan) countKey(id pathID, pos diag.Pos) {
 	}
 }
 
+// tooLong stops the scan at a key of more than maxDepth segments, a table nested too deep on its own:
+// the decoder copies a key's path for each of its segments, so one dotted key of 50,000 segments (100
+// KB) took it minutes and gigabytes.
+func (s *tomlScan) tooLong(segs []keySeg) bool {
+	if len(segs) <= maxDepth {
+		return false
+	}
+	if s.stop.Line == 0 {
+		s.stop, s.stopMsg = segs[maxDepth].pos, maxDepthMessage
+	}
+	return true
+}
+
 func (s *tomlScan) eof() bool { return s.i >= len(s.text) }
 
 // pos is the file position of byte s.i; columns count code points.
@@ -211,7 +224,7 @@ func (s *tomlScan) header() pathID {
 		s.i++
 	}
 	segs := s.key()
-	if len(segs) == 0 {
+	if len(segs) == 0 || s.tooLong(segs) {
 		return 0
 	}
 	var id pathID
@@ -287,7 +300,7 @@ func isBareKeyChar(c byte) bool {
 // are at nesting level depth+1.
 func (s *tomlScan) keyval(table pathID, depth int) {
 	segs := s.key()
-	if len(segs) == 0 {
+	if len(segs) == 0 || s.tooLong(segs) {
 		return
 	}
 	s.skipSpace()
