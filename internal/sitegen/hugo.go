@@ -50,7 +50,7 @@ func ReadHugo(repo, dir string) Hugo {
 	h := Hugo{Content: "content"}
 	for _, name := range hugoAllConfigs {
 		if n := readConfigNode(repo, dir, name); n != nil {
-			h.read(n, dir)
+			h.read(n, repo, dir)
 			break
 		}
 	}
@@ -65,8 +65,8 @@ func ReadHugo(repo, dir string) Hugo {
 	return h
 }
 
-// read takes what the root config n of the site in dir says.
-func (h *Hugo) read(n *frontmatter.Node, dir string) {
+// read takes what the root config n of the site in dir, inside the repository repo, says.
+func (h *Hugo) read(n *frontmatter.Node, repo, dir string) {
 	root, most := "", -1
 	if m := n.Get("module"); m != nil {
 		if mounts := m.Value.Get("mounts"); mounts != nil {
@@ -79,7 +79,11 @@ func (h *Hugo) read(n *frontmatter.Node, dir string) {
 				if sub, ok := strings.CutPrefix(target, "content/"); ok {
 					h.Mounts = append(h.Mounts, HugoMount{Source: source, Target: sub})
 				} else if target == "content" {
-					if pages := countMarkdown(filepath.Join(dir, filepath.FromSlash(source))); pages > most {
+					abs, err := repofs.Within(repo, dir, filepath.FromSlash(source))
+					if err != nil {
+						continue // outside the repository or inside .git: none of its pages, and not walked
+					}
+					if pages := countMarkdown(abs); pages > most {
 						root, most = strings.Trim(source, "/"), pages
 					}
 				}

@@ -207,9 +207,29 @@ func (s *Site) layout(root, dir string) {
 	default:
 		s.Pages = []string{"**/*.md", "**/*.markdown", "**/*.mdx"}
 	}
+	// A content folder that the generator's config puts outside the repository or inside .git, itself
+	// or through a symlink, holds none of the repository's pages: init neither reads it nor names it.
+	// The generator's default stands instead, or the site's folder.
+	for _, fallback := range []string{defaultRoot[s.Generator], "."} {
+		if s.Root == "" || s.Root == "." || inside(root, dir, s.Root) {
+			break
+		}
+		s.Root = fallback
+		s.Pages = md(fallback)
+	}
 	if len(s.Pages) == 0 {
 		s.Pages = md("")
 	}
+}
+
+// defaultRoot is each generator's own content folder.
+var defaultRoot = map[string]string{"hugo": "content", "mkdocs": "docs", "starlight": "src/content/docs"}
+
+// inside reports whether the folder rel of the site in dir stays inside the repository root and out
+// of .git, after following symlinks.
+func inside(root, dir, rel string) bool {
+	_, err := repofs.Within(root, dir, filepath.FromSlash(rel))
+	return err == nil
 }
 
 // instances are a Docusaurus site's folders holding pages, relative to the site folder: the content
@@ -224,8 +244,8 @@ func (s *Site) instances(root, dir string) []string {
 		if in.Version != "" {
 			folder = path.Dir(folder) // versioned_docs, one folder for every version
 		}
-		if p := path.Join(s.Dir, folder); p == ".." || strings.HasPrefix(p, "../") || slices.Contains(out, folder) {
-			continue // outside the repository
+		if p := path.Join(s.Dir, folder); p == ".." || strings.HasPrefix(p, "../") || !inside(root, dir, folder) || slices.Contains(out, folder) {
+			continue // outside the repository, or inside .git
 		}
 		if hasMarkdown(filepath.Join(dir, filepath.FromSlash(folder))) {
 			out = append(out, folder)

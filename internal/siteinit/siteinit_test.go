@@ -127,4 +127,35 @@ func TestDetectOutside(t *testing.T) {
 	if s.Generator != "mkdocs" || s.Root != "docs" || len(s.Ignore) != 0 {
 		t.Errorf("pages outside the repository (%v) were read: %+v", names, s)
 	}
+
+	// A content folder the config puts outside the repository or in .git, by its path or through a
+	// symlink, is neither read nor named: the generator's default stands. A Hugo mount from outside is
+	// not walked.
+	secret := filepath.Join(outside, "secret")
+	testfs.Write(t, secret, map[string]string{"p1.md": page.String(), "p2.md": page.String(), "p3.md": page.String(),
+		"p4.md": page.String(), "p5.md": page.String()})
+	for _, c := range []struct {
+		files     map[string]string
+		symlinkTo string // lnk, a symlink to it
+		gen, want string
+	}{
+		{map[string]string{"mkdocs.yml": "docs_dir: ../secret\n"}, "", "mkdocs", "docs"},
+		{map[string]string{"mkdocs.yml": "docs_dir: .git\n", ".git/notes/p.md": page.String()}, "", "mkdocs", "docs"},
+		{map[string]string{"mkdocs.yml": "docs_dir: lnk\n"}, secret, "mkdocs", "docs"},
+		{map[string]string{"hugo.toml": "contentDir = '../secret'\n"}, "", "hugo", "content"},
+		{map[string]string{"hugo.toml": "[[module.mounts]]\nsource = '" + outside + "'\ntarget = 'content'\n"}, "", "hugo", "content"},
+		{map[string]string{"hugo.toml": "[[module.mounts]]\nsource = 'lnk'\ntarget = 'content'\n"}, secret, "hugo", "content"},
+	} {
+		root := testfs.Tree(t, c.files)
+		if c.symlinkTo != "" {
+			link(t, root, map[string]string{"lnk": c.symlinkTo})
+		}
+		s, err := Detect(root, root, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Generator != c.gen || s.Root != c.want || len(s.Ignore) != 0 || strings.Contains(string(s.Config()), "secret") {
+			t.Errorf("%v: %+v, want %s with root %s, nothing from outside", c.files, s, c.gen, c.want)
+		}
+	}
 }
