@@ -65,34 +65,52 @@ var entryShape = &shape.Object{Name: "an entry", Fields: []shape.Field{
 }}
 
 // Parse reads a baseline file's text. Its faults are positioned problems
-// (syntax, duplicate keys, invalid UTF-8, the table's); with any fault, the
-// file is nil.
+// (syntax, duplicate keys, invalid UTF-8, the table's), at most diag.MaxFileFaults
+// and one that counts the rest; with any fault, the file is nil. Each entry
+// is checked and kept as soon as it is parsed, its nodes then reused for the
+// next (frontmatter.JSONOptions.Each): a file of millions of entries is read
+// without a tree of them all.
 func Parse(text []byte) (*File, []diag.Problem) {
-	root, problems := frontmatter.ParseJSON(text, 1)
+	f := &File{Version: Version, Entries: []Entry{}}
+	var k shape.Checker
+	entryType := &shape.Type{Kind: shape.Map, Object: entryShape}
+	each := frontmatter.JSONOptions{EachDepth: 2, Each: func(path []frontmatter.JSONStep, it *frontmatter.Node) bool {
+		if path[0].Index >= 0 || path[0].Key != "entries" || path[1].Index < 0 {
+			return false
+		}
+		if k.Value(it, entryType, shape.Item("entries", path[1].Index)) && k.Faults() == 0 {
+			text := func(key string) string {
+				if e := it.Get(key); e != nil {
+					return e.Value.Text // a string of its own: only the nodes are reused
+				}
+				return ""
+			}
+			f.Entries = append(f.Entries, Entry{
+				Fingerprint: text("fingerprint"), Count: int(it.Get("count").Value.Num),
+				Rule: text("rule"), File: text("file"), Message: text("message"),
+			})
+		}
+		return true
+	}}
+	root, problems := frontmatter.ParseJSONWith(text, 1, each)
 	if len(problems) > 0 {
 		return nil, problems
 	}
 	if root == nil {
 		return nil, []diag.Problem{{Pos: diag.Pos{Line: 1, Col: 1}, Code: "missing_field", Message: "the baseline is empty: it needs version and entries"}}
 	}
-	var k shape.Checker
 	if !k.Value(root, &shape.Type{Kind: shape.Map, Object: fileShape}, "") || k.Faults() > 0 {
-		return nil, k.Problems()
-	}
-	f := &File{Version: Version, Entries: []Entry{}}
-	for _, it := range root.Get("entries").Value.Items {
-		text := func(key string) string {
-			if e := it.Get(key); e != nil {
-				return e.Value.Text
-			}
-			return ""
-		}
-		f.Entries = append(f.Entries, Entry{
-			Fingerprint: text("fingerprint"), Count: int(it.Get("count").Value.Num),
-			Rule: text("rule"), File: text("file"), Message: text("message"),
-		})
+		return nil, sortedProblems(k.Problems())
 	}
 	return f, nil
+}
+
+// sortedProblems puts ps in file order: the entries are checked before the file's own keys.
+func sortedProblems(ps []diag.Problem) []diag.Problem {
+	slices.SortStableFunc(ps, func(a, b diag.Problem) int {
+		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
+	})
+	return ps
 }
 
 // Build makes the baseline of a run's results: every fail, counted by

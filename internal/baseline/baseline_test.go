@@ -110,6 +110,29 @@ func TestParseFaults(t *testing.T) {
 	}
 }
 
+// TestParseFaultsBounded: a file of thousands of bad entries reports diag.MaxFileFaults faults in file
+// order, then one that counts the rest; the file's own keys are checked after its entries.
+func TestParseFaultsBounded(t *testing.T) {
+	text := `{"version": 2, "entries": [` + strings.TrimSuffix(strings.Repeat(`[], `, 3000), ", ") + "]}"
+	f, problems := Parse([]byte(text))
+	if f != nil || len(problems) != diag.MaxFileFaults+1 {
+		t.Fatalf("%d faults, want %d and the count of the rest", len(problems), diag.MaxFileFaults)
+	}
+	for i := 1; i < len(problems); i++ {
+		if problems[i].Pos.Col < problems[i-1].Pos.Col {
+			t.Fatalf("fault %d at %v comes after one at %v", i, problems[i].Pos, problems[i-1].Pos)
+		}
+	}
+	if last := problems[len(problems)-1]; last.Message != diag.MoreFaults(3001-diag.MaxFileFaults) {
+		t.Errorf("the last fault says %q", last.Message)
+	}
+	// Below the bound, the file's own key is among them, first in file order.
+	_, problems = Parse([]byte(`{"version": 2, "entries": [[], []]}`))
+	if len(problems) != 3 || problems[0].Pos.Col != 13 || problems[0].Code != "invalid_value" {
+		t.Errorf("faults %v, want the version first", problems)
+	}
+}
+
 // FuzzParse: any text gives a file or positioned faults, never a panic; a
 // file read back marshals to text that parses to the same file.
 func FuzzParse(f *testing.F) {

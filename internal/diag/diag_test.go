@@ -191,3 +191,28 @@ func TestEnumNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFileProblems: a file's problems past MaxFileFaults are counted, and the first of them closes the
+// list saying how many; up to the bound the list is as added.
+func TestFileProblems(t *testing.T) {
+	for _, n := range []int{0, 1, MaxFileFaults, MaxFileFaults + 1, 3 * MaxFileFaults} {
+		var f FileProblems
+		for i := range n {
+			f.Add(Problem{Pos: Pos{Line: i + 1, Col: 1}, Code: "x", Message: "m"})
+		}
+		got := f.List()
+		if f.Len() != n {
+			t.Errorf("%d added: Len %d", n, f.Len())
+		}
+		if n <= MaxFileFaults {
+			if len(got) != n {
+				t.Errorf("%d added: %d listed", n, len(got))
+			}
+			continue
+		}
+		last := got[len(got)-1]
+		if len(got) != MaxFileFaults+1 || last.Pos.Line != MaxFileFaults+1 || last.Message != MoreFaults(n-MaxFileFaults) {
+			t.Errorf("%d added: %d listed, the last %+v", n, len(got), last)
+		}
+	}
+}

@@ -437,7 +437,7 @@ func (c *checker) emitFaults(rel string, ln rawLine, fs faults, caseID string) {
 // maxFileFaults bounds the definition faults reported for one file (README "Limits"), as
 // maxLineFaults does for a line: a fixture of 160,000 lines "{}" (480 KB) made a JSON report of
 // 600 MB. Past it, faults are counted, and the first one not reported says how many there are.
-const maxFileFaults = 1000
+const maxFileFaults = diag.MaxFileFaults
 
 // unreported is what a file's faults past maxFileFaults leave: how many, and the first.
 type unreported struct {

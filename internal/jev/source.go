@@ -40,9 +40,9 @@ type source struct {
 	more  *diag.Result
 }
 
-// maxFaults bounds the faults kept of one file (README "Limits"): a contract of two million empty cases
-// has eight million faults, which would take gigabytes to hold and a report of hundreds of megabytes.
-const maxFaults = 1000
+// maxFaults bounds the faults kept of one file (diag.MaxFileFaults): a contract of two million empty
+// cases has eight million faults.
+const maxFaults = diag.MaxFileFaults
 
 // unit is one JSON text of a source.
 type unit struct {
@@ -93,7 +93,7 @@ func (s *source) reported() []diag.Result {
 	diag.Sort(s.faults)
 	if s.more != nil {
 		more := *s.more
-		more.Message = fmt.Sprintf("%d more faults in this file are not reported", s.found-maxFaults)
+		more.Message = diag.MoreFaults(s.found - maxFaults)
 		s.faults = append(s.faults, more)
 		s.more = nil
 	}

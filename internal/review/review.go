@@ -47,7 +47,7 @@ var recordShape = &shape.Object{Name: "a review", Fields: []shape.Field{
 // fault is left out, its faults positioned; the other records still count.
 func Parse(text []byte) ([]Record, []diag.Problem) {
 	var out []Record
-	var problems []diag.Problem
+	var problems diag.FileProblems
 	line := 0
 	for raw := range bytes.Lines(text) {
 		line++
@@ -57,12 +57,12 @@ func Parse(text []byte) ([]Record, []diag.Problem) {
 		}
 		n, ps := frontmatter.ParseJSON(raw, line)
 		if len(ps) > 0 {
-			problems = append(problems, ps...)
+			problems.Add(ps...)
 			continue
 		}
 		var k shape.Checker
 		if !k.Value(n, &shape.Type{Kind: shape.Map, Object: recordShape}, "") || k.Faults() > 0 {
-			problems = append(problems, k.Problems()...)
+			problems.Add(k.Problems()...)
 			continue
 		}
 		text := func(key string) string {
@@ -74,7 +74,7 @@ func Parse(text []byte) ([]Record, []diag.Problem) {
 		out = append(out, Record{File: text("file"), Eval: text("eval"), Verdict: text("verdict"), By: text("by"),
 			At: text("at"), Note: text("note"), SHA256: text("sha256"), Line: line})
 	}
-	return out, problems
+	return out, problems.List()
 }
 
 // Index is the reviews by page and eval: the last record of each pair in the file.

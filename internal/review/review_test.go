@@ -3,6 +3,8 @@ package review
 import (
 	"strings"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/diag"
 )
 
 var hash = strings.Repeat("ab", 32)
@@ -29,6 +31,19 @@ func TestParse(t *testing.T) {
 	want := []string{"3:47 invalid_value", "4:65 invalid_value", "5:21 syntax_error", "6:133 unknown_key"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("faults %q, want %q", got, want)
+	}
+}
+
+// TestParseFaultsBounded: a file of thousands of bad lines reports diag.MaxFileFaults faults, then one
+// that counts the rest; its good records still count.
+func TestParseFaultsBounded(t *testing.T) {
+	good := `{"file": "docs/a.md", "eval": "tone", "verdict": "pass", "sha256": "` + hash + `"}` + "\n"
+	recs, problems := Parse([]byte(strings.Repeat("x\n", 3000) + good))
+	if len(recs) != 1 || len(problems) != diag.MaxFileFaults+1 {
+		t.Fatalf("%d records and %d faults, want 1 and %d and the count of the rest", len(recs), len(problems), diag.MaxFileFaults)
+	}
+	if last := problems[len(problems)-1]; last.Pos.Line != diag.MaxFileFaults+1 || last.Message != diag.MoreFaults(3000-diag.MaxFileFaults) {
+		t.Errorf("the last fault is %+v", last)
 	}
 }
 

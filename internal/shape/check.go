@@ -21,18 +21,19 @@ const maxExact = 1 << 53
 // wording: "WHAT must be …, got VALUE". what names a value in messages the way Child builds it
 // ("evals[0].runs", "commands.timeout-ms"). Every method reports whether the value passed.
 type Checker struct {
-	problems []diag.Problem
+	problems diag.FileProblems
 }
 
-// Problems returns the faults found so far, in the order found.
-func (k *Checker) Problems() []diag.Problem { return k.problems }
+// Problems returns the faults found so far, in the order found: at most diag.MaxFileFaults, then one
+// that counts the rest.
+func (k *Checker) Problems() []diag.Problem { return k.problems.List() }
 
 // Faults is the number of faults found so far.
-func (k *Checker) Faults() int { return len(k.problems) }
+func (k *Checker) Faults() int { return k.problems.Len() }
 
 // Fault records a fault. code must be a code of the registry.
 func (k *Checker) Fault(pos diag.Pos, code, format string, args ...any) {
-	k.problems = append(k.problems, diag.Problem{Pos: pos, Code: code, Message: fmt.Sprintf(format, args...)})
+	k.problems.Add(diag.Problem{Pos: pos, Code: code, Message: fmt.Sprintf(format, args...)})
 }
 
 // Value checks n against t, deeply: a list's items, a mapping's fields and rules.
