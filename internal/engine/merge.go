@@ -128,7 +128,7 @@ func checkShardSet(files []string, reps []*report.Report) error {
 		return usagef("merge: %s is not a shard's report (its scope.shard is null): write each with evalgate check --all --shard K/N --json FILE", files[0])
 	}
 	n := first.Scope.Shard.Count
-	given := make([]string, n+1) // the file of each shard index
+	given := map[int]string{} // the file of each shard index; a count is the reports', not to allocate by
 	for i, r := range reps {
 		sh := r.Scope.Shard
 		switch {
@@ -145,17 +145,20 @@ func checkShardSet(files []string, reps []*report.Report) error {
 		}
 		given[sh.Index] = files[i]
 	}
+	// At most ten are named: a report may say it is one of 2^63 shards.
 	var missing []string
-	for k := 1; k <= n; k++ {
+	for k := 1; k <= n && len(missing) < 10; k++ {
 		if given[k] == "" {
 			missing = append(missing, fmt.Sprintf("%d/%d", k, n))
 		}
 	}
-	switch len(missing) {
-	case 0:
+	switch {
+	case len(missing) == 0:
 		return nil
-	case 1:
+	case n-len(given) == 1:
 		return usagef("merge: shard %s is missing", missing[0])
+	case n-len(given) > len(missing):
+		return usagef("merge: shards %s and %d more are missing", strings.Join(missing, ", "), n-len(given)-len(missing))
 	}
 	return usagef("merge: shards %s are missing", strings.Join(missing, ", "))
 }

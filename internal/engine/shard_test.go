@@ -202,6 +202,9 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 	}{
 		{[]string{s1, s3}, "shard 2/3 is missing"},
 		{[]string{s1}, "shards 2/3, 3/3 are missing"},
+		// A count is not allocated by: ten missing shards are named, the rest counted.
+		{[]string{write("huge.json", Options{Shard: &report.Shard{Index: 1, Count: 1 << 40}})},
+			"shards 2/1099511627776, 3/1099511627776, 4/1099511627776, 5/1099511627776, 6/1099511627776, 7/1099511627776, 8/1099511627776, 9/1099511627776, 10/1099511627776, 11/1099511627776 and 1099511627765 more are missing"},
 		{[]string{s1, s2, s2, s3}, "shard 2/3 is given twice"},
 		{[]string{s1, other, s3}, "is shard 2/4 but"},
 		{[]string{s1, s2, edited}, "different configs"},

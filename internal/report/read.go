@@ -27,6 +27,14 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 	r.Scope = Scope{Mode: in.Scope.Mode, Files: in.Scope.Files}
 	r.Notices = in.Notices
 	r.Summary = Summary{Score: in.Summary.Score, Weights: Weights(in.Summary.Weights)}
+	if err := checkWeights("summary.weights", in.Summary.Weights); err != nil {
+		return nil, err
+	}
+	for i, s := range in.Suites {
+		if err := checkWeights(fmt.Sprintf("suites[%d].weights", i), s.Weights); err != nil {
+			return nil, err
+		}
+	}
 	if !slices.Contains([]string{ScopeAll, ScopePaths, ScopeChanged}, r.Scope.Mode) {
 		return nil, fmt.Errorf("scope.mode %q is not all, paths or changed", r.Scope.Mode)
 	}
@@ -114,6 +122,40 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 	return in, nil
 }
 
+const maxEvidenceDepth = 1000
+
+// deeper reports whether v nests lists and maps more than n levels deep.
+func deeper(v any, n int) bool {
+	if n < 0 {
+		return true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, e := range x {
+			if deeper(e, n-1) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if deeper(e, n-1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkWeights refuses weights no run writes: a score's parts are sums of eval weights, at least 0,
+// the passed ones at most the total, and far below 2^53, so that a merge's sums stay exact (two shards
+// of 1e308 would add up to +Inf, and the score to NaN).
+func checkWeights(where string, w jsonWeights) error {
+	if !(w.Pass >= 0 && w.Pass <= w.Total && w.Total <= 1<<53) {
+		return fmt.Errorf("%s {pass: %v, total: %v} are no weights of a run: 0 <= pass <= total <= 2^53", where, w.Pass, w.Total)
+	}
+	return nil
+}
+
 func fromJSONResult(j jsonResult) (diag.Result, error) {
 	res := diag.Result{
 		File: j.File, Pos: pos(j.Line, j.Column), Check: j.Check, Outcome: diag.Outcome(j.Outcome),
@@ -133,6 +175,11 @@ func fromJSONResult(j jsonResult) (diag.Result, error) {
 	}
 	if len(res.Evidence) == 0 {
 		res.Evidence = nil
+	}
+	if deeper(res.Evidence, maxEvidenceDepth) {
+		// As every JSON value evalgate reads (README "Limits"); each level indents the report's lines,
+		// so 10,000 levels made a 21 KB shard a 200 MB report.
+		return res, fmt.Errorf("evidence nests deeper than %d levels", maxEvidenceDepth)
 	}
 	src := slices.IndexFunc(sources, func(s diag.Source) bool { return s.String() == j.Source })
 	if src < 0 {

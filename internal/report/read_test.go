@@ -52,6 +52,14 @@ func TestReadJSONFaults(t *testing.T) {
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "maybe"}]}`, `results[0]: outcome "maybe"`},
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "web", "severity": "error", "outcome": "pass"}]}`, `results[0]: source "web"`},
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "fatal", "outcome": "pass"}]}`, `results[0]: severity "fatal"`},
+		// Weights no run writes: two shards of 1e308 would add up to +Inf, the score to NaN.
+		{`{"version": 1, "scope": {"mode": "all"}, "summary": {"weights": {"pass": 1e308, "total": 1e308}}}`, "summary.weights {pass: 1e+308"},
+		{`{"version": 1, "scope": {"mode": "all"}, "summary": {"weights": {"pass": -1, "total": 2}}}`, "summary.weights {pass: -1"},
+		{`{"version": 1, "scope": {"mode": "all"}, "summary": {"weights": {"pass": 3, "total": 2}}}`, "summary.weights {pass: 3"},
+		{`{"version": 1, "scope": {"mode": "all"}, "suites": [{"name": "s", "weights": {"pass": 0, "total": -1}}]}`, "suites[0].weights"},
+		// Evidence deeper than every JSON value evalgate reads.
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "evidence": {"a": ` +
+			strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}]}`, "results[0]: evidence nests deeper than 1000 levels"},
 	} {
 		_, err := ReadJSON(strings.NewReader(tt.text))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
