@@ -49,6 +49,27 @@ type junitCounts struct {
 	Time     string `xml:"time,attr"`
 }
 
+// junitFile is a file's counts, as the first reading of WriteJUnit keeps them.
+type junitFile struct {
+	tests, failures, errors, skipped int32
+	ms                               int64 // its evals' durations
+}
+
+func (f *junitFile) add(r *diag.Result) {
+	var c junitCounts
+	c.add(r)
+	f.tests += int32(c.Tests)
+	f.failures += int32(c.Failures)
+	f.errors += int32(c.Errors)
+	f.skipped += int32(c.Skipped)
+}
+
+// counts are f's counts as the <testsuite> of the file name carries them.
+func (f *junitFile) counts(name string) junitCounts {
+	return junitCounts{Name: name, Tests: int(f.tests), Failures: int(f.failures), Errors: int(f.errors),
+		Skipped: int(f.skipped), Time: junitSeconds(f.ms)}
+}
+
 func (c *junitCounts) add(r *diag.Result) {
 	c.Tests++
 	switch r.Outcome {
@@ -82,22 +103,23 @@ func (c *junitCounts) add(r *diag.Result) {
 // its <testsuite> tag carries, then to write them.
 func WriteJUnit(w io.Writer, r *Report) error {
 	total := junitCounts{Name: "evalgate", Time: junitSeconds(max(0, r.Duration.Milliseconds()))}
-	var suites []junitCounts
-	var evals map[string]int64 // the file's evals' durations, each eval once
+	// Each file's counts, in report order, without its name (the second reading has it): a run of a
+	// million files holds these few words each (README "Memory").
+	var suites []junitFile
+	var file string
+	evals := map[string]int64{} // the file's evals' durations, each eval once
 	closeSuite := func() {
 		if len(suites) > 0 {
-			var ms int64
 			for _, d := range evals {
-				ms += d
+				suites[len(suites)-1].ms += d
 			}
-			suites[len(suites)-1].Time = junitSeconds(ms)
 		}
+		clear(evals)
 	}
-	for res := range r.Results.All() {
-		if len(suites) == 0 || suites[len(suites)-1].Name != res.File {
+	for res := range r.Results.Brief() {
+		if len(suites) == 0 || res.File != file {
 			closeSuite()
-			suites = append(suites, junitCounts{Name: res.File})
-			evals = map[string]int64{}
+			suites, file = append(suites, junitFile{}), res.File
 		}
 		suites[len(suites)-1].add(res)
 		total.add(res)
@@ -117,14 +139,17 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	}
 	next := 0 // the suite of the file being written, plus one
 	for res := range r.Results.All() {
-		if next == 0 || suites[next-1].Name != res.File {
+		if next == 0 || res.File != file {
 			if next > 0 {
 				if err := enc.EncodeToken(xml.EndElement{Name: xml.Name{Local: "testsuite"}}); err != nil {
 					return err
 				}
 			}
-			suite := suites[next]
-			suite.Name = junitText(suite.Name)
+			file = res.File
+			if next == len(suites) {
+				return fmt.Errorf("report: the results changed between two readings") // a file the first did not see
+			}
+			suite := suites[next].counts(junitText(file))
 			if err := enc.EncodeToken(junitStart("testsuite", suite)); err != nil {
 				return err
 			}
