@@ -520,8 +520,9 @@ func (r *run) selectedUnder(ctx context.Context, dir string) ([]string, error) {
 }
 
 // pathArg turns a PATH argument into a repository-relative path; a path that
-// does not exist, leaves the repository, lies inside .git or is a directory where files are
-// wanted (the error says what to give: dirHint) is a usage error.
+// does not exist, leaves the repository, lies inside .git, is no regular file, or is a directory
+// where files are wanted (the error says what to give: dirHint) is a usage error. A symlink is
+// followed later, by every read (repofs).
 func (r *run) pathArg(p, dirHint string) (string, error) {
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -537,6 +538,9 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 	}
 	if repofs.InGit(rel) {
 		return "", usagef("%s: inside .git, which evalgate never reads", p)
+	}
+	if !fi.Mode().IsRegular() && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
+		return "", usagef("%s: not a regular file (a FIFO, device or socket); evalgate reads only those", p)
 	}
 	if fi.IsDir() {
 		if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel)); err != nil {
