@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,6 +26,14 @@ const (
 // builtinParseLimit is how long a parse may take before the tool gives up on its text; a var for tests.
 var builtinParseLimit = 10 * time.Second
 
+// builtinRunaways counts the parses given up on that still run, each on a core of its own. Once there
+// are builtinMaxRunaways, every core may be theirs, and a new parse would only wait out its limit: it
+// is refused at once, so that a run of many hostile pages ends in minutes, not hours.
+var (
+	builtinRunaways    atomic.Int32
+	builtinMaxRunaways = int32(runtime.GOMAXPROCS(0))
+)
+
 // builtinParseGuarded is parse(), the parse of src, unless src holds what goldmark takes quadratic time on
 // (builtinTooComplex), or the parse takes longer than builtinParseLimit, or ctx ends first. A parse given
 // up on runs on unwatched until it ends or evalgate does: goldmark has no way to stop it. what names
@@ -33,14 +43,29 @@ func builtinParseGuarded[T any](ctx context.Context, what string, src []byte, fi
 	if err := builtinTooComplex(src, firstLine); err != nil {
 		return none, fmt.Errorf("%s: %w", what, err)
 	}
+	if n := builtinRunaways.Load(); n >= builtinMaxRunaways {
+		return none, fmt.Errorf("%s: %w: not parsed, as %d parses given up on still hold the cores", what, ErrTooComplex, n)
+	}
 	done := make(chan T, 1) // buffered: a parse given up on can still finish and be collected
-	go func() { done <- parse() }()
+	var state atomic.Int32  // running, then finished or given up: whichever comes first
+	const running, finished, givenUp = 0, 1, 2
+	go func() {
+		v := parse()
+		done <- v
+		if !state.CompareAndSwap(running, finished) { // given up on: no longer a runaway
+			builtinRunaways.Add(-1)
+		}
+	}()
 	limit := time.NewTimer(builtinParseLimit)
 	defer limit.Stop()
 	select {
 	case v := <-done:
 		return v, nil
 	case <-limit.C:
+		if !state.CompareAndSwap(running, givenUp) {
+			return <-done, nil // it ended as the limit passed
+		}
+		builtinRunaways.Add(1)
 		return none, fmt.Errorf("%s: %w: not parsed within %v", what, ErrTooComplex, builtinParseLimit)
 	case <-ctx.Done():
 		return none, context.Cause(ctx)

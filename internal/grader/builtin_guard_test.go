@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -57,31 +58,42 @@ func TestBuiltinTooComplex(t *testing.T) {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 // TestBuiltinParseGuarded: a parse that does not end is given up on after the limit, as too complex,
-// and a run that stops stops the wait at once; a parse that ends is returned.
+// and a run that stops stops the wait at once; a parse that ends is returned. While the parses given up
+// on hold every core, a new one is refused at once; once they end, parses go ahead again.
 func TestBuiltinParseGuarded(t *testing.T) {
 	never := make(chan struct{})
-	defer close(never) // lets the parses given up on end
 	stuck := func() int { <-never; return 1 }
+	quick := func() int { return 7 }
+	old, oldMax := builtinParseLimit, builtinMaxRunaways
+	defer func() { builtinParseLimit, builtinMaxRunaways = old, oldMax }()
+	builtinParseLimit, builtinMaxRunaways = 10*time.Millisecond, 1
 
-	old := builtinParseLimit
-	builtinParseLimit = 10 * time.Millisecond
-	defer func() { builtinParseLimit = old }()
 	if _, err := builtinParseGuarded(context.Background(), "the target", []byte("x"), 1, stuck); !errors.Is(err, ErrTooComplex) ||
 		!strings.HasPrefix(err.Error(), "the target: ") {
 		t.Errorf("a parse past the limit: %v", err)
 	}
-
 	builtinParseLimit = time.Hour
+	if _, err := builtinParseGuarded(context.Background(), "the target", []byte("x"), 1, quick); !errors.Is(err, ErrTooComplex) ||
+		!strings.Contains(err.Error(), "1 parses given up on still hold the cores") {
+		t.Errorf("a parse while a runaway holds the only core: %v", err)
+	}
+	close(never) // the runaway ends
+	for builtinRunaways.Load() != 0 {
+		runtime.Gosched()
+	}
+	if v, err := builtinParseGuarded(context.Background(), "the target", []byte("x"), 1, quick); v != 7 || err != nil {
+		t.Errorf("a parse that ends: %v, %v", v, err)
+	}
+
+	block := make(chan struct{})
+	defer close(block)
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("evalgate received SIGTERM")
 	cancel(stop)
-	if _, err := builtinParseGuarded(ctx, "the target", []byte("x"), 1, stuck); !errors.Is(err, stop) {
+	if _, err := builtinParseGuarded(ctx, "the target", []byte("x"), 1, func() int { <-block; return 0 }); !errors.Is(err, stop) {
 		t.Errorf("a stopped run: %v, want %v", err, stop)
 	}
-	if v, err := builtinParseGuarded(context.Background(), "the target", []byte("x"), 1, func() int { return 7 }); v != 7 || err != nil {
-		t.Errorf("a parse that ends: %v, %v", v, err)
-	}
-	if _, err := builtinParseGuarded(context.Background(), "linked page b.md", []byte(strings.Repeat(">", 101)), 1, stuck); !errors.Is(err, ErrTooComplex) ||
+	if _, err := builtinParseGuarded(context.Background(), "linked page b.md", []byte(strings.Repeat(">", 101)), 1, quick); !errors.Is(err, ErrTooComplex) ||
 		!strings.HasPrefix(err.Error(), "linked page b.md: ") {
 		t.Errorf("a text refused before its parse: %v", err)
 	}
