@@ -476,7 +476,11 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run) diag
 		}
 	}
 	if p.short && res.Outcome != diag.Pass && res.Outcome != diag.Fail {
-		res = with(base, diag.Pending, "judge_budget", fmt.Sprintf("the budget of %d judge calls is spent; the runs asked so far are cached", r.judge.limit))
+		msg := fmt.Sprintf("the budget of %d judge calls is spent", r.judge.limit)
+		if r.judge.cache != nil { // --no-cache, or ai.cache "", keeps none
+			msg += "; the runs asked so far are cached"
+		}
+		res = with(base, diag.Pending, "judge_budget", msg)
 	}
 	detail := make([]any, 0, len(runs))
 	cached, total, models := 0, 0, []string{}

@@ -61,7 +61,7 @@ func (a *Anthropic) Ask(ctx context.Context, p Prompt) (Reply, error) {
 		}
 		hr.Header.Set("anthropic-version", AnthropicVersion)
 		hr.Header.Set("x-api-key", a.Key)
-		return send(a.Client, hr)
+		return send(a.Client, hr, a.Key)
 	})
 	if err != nil {
 		return Reply{}, err

@@ -20,6 +20,9 @@ type Outcome struct {
 	Agreement     float64
 }
 
+// MaxMessage bounds, in code points, the text of a model that a message quotes.
+const MaxMessage = 1000
+
 // Consensus decides an ai eval from its runs (README "The AI judge"): agreement is the majority
 // verdict's runs over all runs. No valid run is error judge_failed; agreement at or above the
 // threshold is pass judge_pass or fail judge_fail (the first failing run's reasoning as the message);
@@ -63,7 +66,8 @@ func Consensus(runs []Run, agreement float64) Outcome {
 		o.Outcome, o.Code, o.Message = diag.Pass, "judge_pass", "the judge finds the assertion holds"
 		return o
 	case o.Agreement+1e-9 >= agreement:
-		o.Outcome, o.Code, o.Message = diag.Fail, "judge_fail", firstFail
+		// At most MaxMessage code points: a model's reasoning of 3 MB made every report three times that.
+		o.Outcome, o.Code, o.Message = diag.Fail, "judge_fail", diag.ClipRunes(firstFail, MaxMessage)
 		if o.Message == "" {
 			o.Message = "the judge finds the assertion does not hold"
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -137,4 +138,18 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestModelTextBounded: what a message quotes of a model is at most MaxMessage code points: a 3 MB
+// reasoning made every report three times that, a 3 MB verdict the error of every run.
+func TestModelTextBounded(t *testing.T) {
+	long := strings.Repeat("é", 3*MaxMessage)
+	o := Consensus([]Run{{Verdict: &Verdict{Verdict: Fail, Reasoning: long}}}, 0.5)
+	if n := utf8.RuneCountInString(o.Message); o.Code != "judge_fail" || n != MaxMessage+1 || !strings.HasSuffix(o.Message, "…") {
+		t.Errorf("judge_fail message of %d code points, want %d and an ellipsis", n, MaxMessage)
+	}
+	_, err := Parse([]byte(`{"quotes": [], "reasoning": "r", "verdict": "`+long+`"}`), []byte("x"), false)
+	if err == nil || len(err.Error()) > 400 {
+		t.Errorf("the error of a long verdict is %d bytes", len(fmt.Sprint(err)))
+	}
 }

@@ -135,11 +135,12 @@ func retryable(status int) bool {
 // capped, else a backoff of 1 s, 2 s, 4 s...
 func retryWait(h http.Header, attempt int) time.Duration {
 	if h != nil {
+		// Capped as floats: 1e10 seconds, or Inf, overflows a Duration into no wait at all.
 		if ms, err := strconv.ParseFloat(h.Get("retry-after-ms"), 64); err == nil && ms >= 0 {
-			return min(time.Duration(ms*float64(time.Millisecond)), maxRetryWait)
+			return time.Duration(min(ms, float64(maxRetryWait.Milliseconds())) * float64(time.Millisecond))
 		}
 		if s, err := strconv.ParseFloat(h.Get("retry-after"), 64); err == nil && s >= 0 {
-			return min(time.Duration(s*float64(time.Second)), maxRetryWait)
+			return time.Duration(min(s, maxRetryWait.Seconds()) * float64(time.Second))
 		}
 	}
 	return min(time.Second<<attempt, maxRetryWait)
@@ -207,11 +208,13 @@ func (o *OpenAI) post(ctx context.Context, p Prompt, strict bool) ([]byte, int, 
 	default:
 		hr.Header.Set("Authorization", "Bearer "+o.Key)
 	}
-	return send(o.Client, hr)
+	return send(o.Client, hr, o.Key)
 }
 
-// send makes one request and reads its bounded body.
-func send(client *http.Client, hr *http.Request) ([]byte, int, http.Header, error) {
+// send makes one request and reads its bounded body, with every copy of the key in it masked as ***:
+// a server that echoes the request (or a proxy's error page that quotes it) hands the key to no
+// verdict, message, cache entry or report, clipped or whole (README "The AI judge").
+func send(client *http.Client, hr *http.Request, key string) ([]byte, int, http.Header, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -223,6 +226,9 @@ func send(client *http.Client, hr *http.Request) ([]byte, int, http.Header, erro
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxReply))
 	if err != nil {
 		return nil, 0, nil, err
+	}
+	if key != "" {
+		body = bytes.ReplaceAll(body, []byte(key), []byte("***"))
 	}
 	return body, resp.StatusCode, resp.Header, nil
 }

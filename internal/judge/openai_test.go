@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -174,5 +175,55 @@ func TestOpenAIAuth(t *testing.T) {
 	o := &OpenAI{BaseURL: "http://127.0.0.1:1", Model: "m", Timeout: time.Second, Retries: 3}
 	if _, err := o.Ask(ctx, testPrompt); !errors.Is(err, context.Canceled) {
 		t.Errorf("a stopped run: %v", err)
+	}
+}
+
+// TestOpenAIEchoesNoKey: a server that echoes the key, in a verdict, its model or an error body, hands
+// it to nothing: every copy is *** before the reply is read, so no clip can cut the mask short.
+func TestOpenAIEchoesNoKey(t *testing.T) {
+	const key = "sk-test-SECRET123"
+	echo := `{"quotes": [], "reasoning": "you sent Bearer ` + key + `", "verdict": "fail"}`
+	srv := &scripted{steps: []func(http.ResponseWriter){
+		func(w http.ResponseWriter) {
+			c, _ := json.Marshal(echo)
+			io.WriteString(w, `{"model": "`+key+`", "choices": [{"finish_reason": "stop", "message": {"content": `+string(c)+`}}]}`)
+		},
+		status(403, nil, strings.Repeat("P", 57)+"Bearer "+key), // the key across the clip of 80
+	}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	o := &OpenAI{BaseURL: ts.URL, Key: key, Model: "m", Timeout: time.Second, Client: ts.Client()}
+	reply, err := o.Ask(context.Background(), testPrompt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%s %s", reply.Text, reply.Model); strings.Contains(got, "SECRET") || !strings.Contains(got, "Bearer ***") {
+		t.Errorf("the reply holds the key: %s", got)
+	}
+	if _, err := o.Ask(context.Background(), testPrompt); err == nil || strings.Contains(err.Error(), "SECRET") {
+		t.Errorf("the error: %v", err)
+	}
+}
+
+// TestRetryWait: a server's wait is capped at a minute however large, Inf included; NaN and negative
+// waits are no waits of a server's, and the backoff stands.
+func TestRetryWait(t *testing.T) {
+	for _, c := range []struct {
+		header, value string
+		want          time.Duration
+	}{
+		{"retry-after", "1e10", maxRetryWait},
+		{"retry-after", "2", 2 * time.Second},
+		{"retry-after-ms", "Inf", maxRetryWait},
+		{"retry-after-ms", "1e300", maxRetryWait},
+		{"retry-after-ms", "250", 250 * time.Millisecond},
+		{"retry-after", "NaN", time.Second},
+		{"retry-after", "-5", time.Second},
+	} {
+		h := http.Header{}
+		h.Set(c.header, c.value)
+		if got := retryWait(h, 0); got != c.want {
+			t.Errorf("%s: %s: %v, want %v", c.header, c.value, got, c.want)
+		}
 	}
 }

@@ -68,7 +68,7 @@ func Parse(reply, target []byte, fenced bool) (Verdict, error) {
 	case raw.Verdict == nil || raw.Reasoning == nil || raw.Quotes == nil:
 		return Verdict{}, fmt.Errorf("%w: the verdict needs quotes, reasoning and verdict", ErrInvalid)
 	case *raw.Verdict != Pass && *raw.Verdict != Fail && *raw.Verdict != Partial:
-		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, *raw.Verdict)
+		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, clip(*raw.Verdict))
 	}
 	folded := fold(string(target))
 	for _, q := range *raw.Quotes {
