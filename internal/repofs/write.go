@@ -28,14 +28,15 @@ var fileWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64
 // one (/dev/null, a FIFO, a symlink such as /dev/stdout) is written into, through the link, never
 // replaced; any other is written as one inside is. The file is readable by all (0644), as reports are read by later steps.
 func WriteFile(root, name string, write func(io.Writer) error) (err error) {
-	if fi, err := os.Lstat(name); err == nil && fi.IsDir() {
+	fi, lerr := os.Lstat(name)
+	if lerr == nil && fi.IsDir() {
 		return &fs.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
 	}
 	inside, err := symlinkFree(root, name)
 	if err != nil {
 		return &fs.PathError{Op: "open", Path: name, Err: err}
 	}
-	if fi, err := os.Lstat(name); !inside && err == nil && !fi.Mode().IsRegular() {
+	if !inside && lerr == nil && !fi.Mode().IsRegular() {
 		return writeInto(name, write) // a device, a FIFO, or a symlink (/dev/stdout) to anything
 	}
 	fh, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
@@ -53,13 +54,7 @@ func WriteFile(root, name string, write func(io.Writer) error) (err error) {
 			os.Remove(tmp)
 		}
 	}()
-	bw := fileWriters.Get().(*bufio.Writer)
-	bw.Reset(fh)
-	defer func() { bw.Reset(nil); fileWriters.Put(bw) }()
-	if err := write(bw); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
+	if err := writeBuffered(fh, write); err != nil {
 		return err
 	}
 	if err := fh.Chmod(0o644); err != nil {
@@ -111,15 +106,20 @@ func writeInto(name string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	bw := fileWriters.Get().(*bufio.Writer)
-	bw.Reset(fh)
-	defer func() { bw.Reset(nil); fileWriters.Put(bw) }()
-	err = write(bw)
-	if ferr := bw.Flush(); err == nil {
-		err = ferr
-	}
+	err = writeBuffered(fh, write)
 	if cerr := fh.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// writeBuffered calls write with fh behind one of fileWriters, and flushes it.
+func writeBuffered(fh *os.File, write func(io.Writer) error) error {
+	bw := fileWriters.Get().(*bufio.Writer)
+	bw.Reset(fh)
+	defer func() { bw.Reset(nil); fileWriters.Put(bw) }()
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
