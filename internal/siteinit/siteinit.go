@@ -201,7 +201,7 @@ func (s *Site) layout(root, dir string) {
 		s.Root = mkdocsDocsDir(root, dir)
 		s.Pages = md(s.Root)
 	case "starlight":
-		s.Root = "src/content/docs"
+		s.Root = defaultRoot["starlight"]
 		s.Pages = md(s.Root)
 		s.Exclude = []string{"**/_*", "**/_*/**"}
 	default:
@@ -222,7 +222,7 @@ func (s *Site) layout(root, dir string) {
 	}
 }
 
-// defaultRoot is each generator's own content folder.
+// defaultRoot is each generator's own content folder (Hugo's, sitegen.ReadHugo's default).
 var defaultRoot = map[string]string{"hugo": "content", "mkdocs": "docs", "starlight": "src/content/docs"}
 
 // inside reports whether the folder rel of the site in dir stays inside the repository root and out
@@ -291,7 +291,7 @@ func mkdocsDocsDir(root, dir string) string {
 			return strings.Trim(string(m[1]), `"'/ `)
 		}
 	}
-	return "docs"
+	return defaultRoot["mkdocs"]
 }
 
 var docsDirLine = regexp.MustCompile(`(?m)^docs_dir:\s*(\S+)`)
