@@ -147,10 +147,8 @@ func lookupAssertion(name string) *Assertion {
 
 // param returns a's parameter named name, or nil.
 func (a *Assertion) param(name string) *Param {
-	for i := range a.Params {
-		if a.Params[i].Name == name {
-			return &a.Params[i]
-		}
+	if i := slices.IndexFunc(a.Params, func(p Param) bool { return p.Name == name }); i >= 0 {
+		return &a.Params[i]
 	}
 	return nil
 }

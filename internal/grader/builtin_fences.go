@@ -8,8 +8,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinCodeFences = &Tool{Tool: tooldef.CodeFences,
-	Run: builtinRunCodeFences}
+var builtinCodeFences = &Tool{Tool: tooldef.CodeFences, Run: builtinRunCodeFences}
 
 func builtinRunCodeFences(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)

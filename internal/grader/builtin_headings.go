@@ -9,8 +9,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinHeadings = &Tool{Tool: tooldef.Headings,
-	Run: builtinRunHeadings}
+var builtinHeadings = &Tool{Tool: tooldef.Headings, Run: builtinRunHeadings}
 
 func builtinRunHeadings(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	src, _ := builtinMarkdown(in)

@@ -10,8 +10,7 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-var builtinLength = &Tool{Tool: tooldef.Length,
-	Run: builtinRunLength}
+var builtinLength = &Tool{Tool: tooldef.Length, Run: builtinRunLength}
 
 // builtinCountWords counts the UAX #29 word segments of b that hold a letter or a digit. ASCII text, most
 // pages, takes asciiWords: the same count without the general segmenter.

@@ -16,8 +16,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 )
 
-var builtinLinks = &Tool{Tool: tooldef.Links,
-	Run: builtinRunLinks}
+var builtinLinks = &Tool{Tool: tooldef.Links, Run: builtinRunLinks}
 
 // builtinScheme matches a URL scheme (RFC 3986 section 3.1) at the start of a link.
 var builtinScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)

@@ -20,8 +20,7 @@ import (
 	"golang.org/x/text/message"
 )
 
-var builtinFrontmatterSchema = &Tool{Tool: tooldef.FrontmatterSchema,
-	Run: builtinRunSchema}
+var builtinFrontmatterSchema = &Tool{Tool: tooldef.FrontmatterSchema, Run: builtinRunSchema}
 
 func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	const name = "tool:frontmatter-schema"

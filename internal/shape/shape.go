@@ -7,6 +7,7 @@ package shape
 
 import (
 	"regexp"
+	"slices"
 )
 
 // Kind is the JSON kind a Type accepts.
@@ -106,10 +107,8 @@ func (o *Object) Names() []string {
 
 // Field returns the field named name, or nil.
 func (o *Object) Field(name string) *Field {
-	for i := range o.Fields {
-		if o.Fields[i].Name == name {
-			return &o.Fields[i]
-		}
+	if i := slices.IndexFunc(o.Fields, func(f Field) bool { return f.Name == name }); i >= 0 {
+		return &o.Fields[i]
 	}
 	return nil
 }
