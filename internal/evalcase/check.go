@@ -344,7 +344,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *chec
 	}
 	info := d.info
 	if inScope && d.faults.total > 0 {
-		c.emitFaults(rel, ln, d.faults, info.id)
+		c.emitFaults(rel, d.faults, info.id)
 	}
 	id := info.id
 	if id == "" {
@@ -420,16 +420,16 @@ func (c *checker) tooLarge(rel string, ln rawLine, inScope bool) {
 // hold 16 MiB of bad values.
 const maxLineFaults = 50
 
-// emitFaults reports a line's definition faults, at most maxLineFaults of
-// them; the last one reported then says how many more there are.
-func (c *checker) emitFaults(rel string, ln rawLine, fs faults, caseID string) {
-	list := fs.list
-	if fs.total > maxLineFaults {
-		more := fs.total - maxLineFaults + 1
-		list = append(list[:maxLineFaults-1:maxLineFaults-1], fault{pos: diag.Pos{Line: ln.No, Col: 1}, code: list[maxLineFaults-1].code,
-			msg: fmt.Sprintf("%d more faults in this line are not reported", more)})
+// emitFaults reports a line's definition faults, at most maxLineFaults of them, and past them the
+// first one not reported, at its place, saying how many more there are (as diag.FileProblems does
+// for a file).
+func (c *checker) emitFaults(rel string, fs faults, caseID string) {
+	for _, f := range fs.list {
+		c.emitFault(rel, f, caseID)
 	}
-	for _, f := range list {
+	if more := fs.total - len(fs.list); more > 0 {
+		f := fs.past
+		f.msg = fmt.Sprintf("%d more faults in this line are not reported", more)
 		c.emitFault(rel, f, caseID)
 	}
 }
@@ -521,7 +521,7 @@ func (c *checker) candidateLine(ci int, rel string, ln rawLine, inScope bool, d 
 		return
 	}
 	if inScope && d.faults.total > 0 {
-		c.emitFaults(rel, ln, d.faults, d.id)
+		c.emitFaults(rel, d.faults, d.id)
 	}
 	if d.id == "" {
 		return

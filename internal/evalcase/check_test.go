@@ -417,15 +417,34 @@ func TestToContract(t *testing.T) {
 	}
 }
 
+// TestCheckCapsFaultsPerLine: a line reports its first maxLineFaults faults, then the first one past
+// them, at its own place, says how many more there are; exactly maxLineFaults faults are all reported.
 func TestCheckCapsFaultsPerLine(t *testing.T) {
-	tags := strings.Repeat(`"BAD", `, 1000) + `"ok"`
-	line := strings.Replace(caseLineFor("a.tags", "x", phHard), `"provenance"`, `"tags": [`+tags+`], "provenance"`, 1)
-	rs := check(t, map[string]string{"cases/a.jsonl": line})
-	if len(rs) != maxLineFaults {
-		t.Fatalf("%d results, want %d", len(rs), maxLineFaults)
-	}
-	if last := rs[0]; last.Pos.Col != 1 || !strings.Contains(last.Message, "951 more faults") {
-		t.Errorf("the first result in order is %v: %s", last.Pos, last.Message)
+	for _, bad := range []int{maxLineFaults, 1000} {
+		tags := strings.Repeat(`"BAD", `, bad) + `"ok"`
+		line := strings.Replace(caseLineFor("a.tags", "x", phHard), `"provenance"`, `"tags": [`+tags+`], "provenance"`, 1)
+		rs := check(t, map[string]string{"cases/a.jsonl": line})
+		var more []diag.Result
+		real := 0
+		for _, r := range rs {
+			if strings.Contains(r.Message, "more faults") {
+				more = append(more, r)
+			} else if r.Code == "invalid_value" {
+				real++
+			}
+		}
+		if bad == maxLineFaults {
+			if real != bad || len(more) != 0 {
+				t.Errorf("%d bad tags: %d reported, %d summaries", bad, real, len(more))
+			}
+			continue
+		}
+		if real != maxLineFaults || len(more) != 1 || len(rs) != maxLineFaults+1 {
+			t.Fatalf("%d bad tags: %d results, %d reported, %d summaries", bad, len(rs), real, len(more))
+		}
+		if m := more[0]; m.Code != "invalid_value" || !strings.Contains(m.Message, fmt.Sprintf("%d more faults", bad-maxLineFaults)) || m.Key != fmt.Sprintf("tags[%d]", maxLineFaults) {
+			t.Errorf("the summary is %v %s %q: %s", m.Pos, m.Code, m.Key, m.Message)
+		}
 	}
 }
 

@@ -144,25 +144,36 @@ type fault struct {
 	msg  string
 }
 
-// faults collects the definition faults of one line: the first maxLineFaults, in the order found, and how
-// many there are in all.
+// faults collects the definition faults of one line: the first maxLineFaults, in the order found, the
+// first one past them (unworded), and how many there are in all.
 type faults struct {
 	list  []fault
+	past  fault
 	total int
 }
 
 // put records a fault about the field at path.
 func (fs *faults) put(pos diag.Pos, path []string, code, msg string) {
-	fs.total++
-	if len(fs.list) < maxLineFaults {
-		fs.list = append(fs.list, fault{pos: pos, key: pathString(path), code: code, msg: msg})
+	if len(fs.list) >= maxLineFaults {
+		fs.count(pos, path, code)
+		return
 	}
+	fs.total++
+	fs.list = append(fs.list, fault{pos: pos, key: pathString(path), code: code, msg: msg})
+}
+
+// count counts a fault past maxLineFaults, keeping the first one's place and code.
+func (fs *faults) count(pos diag.Pos, path []string, code string) {
+	if fs.total == maxLineFaults {
+		fs.past = fault{pos: pos, key: pathString(path), code: code}
+	}
+	fs.total++
 }
 
 // add records a fault worded by format; past maxLineFaults it is only counted, not worded.
 func (fs *faults) add(pos diag.Pos, path []string, code, format string, args ...any) {
 	if len(fs.list) >= maxLineFaults {
-		fs.total++ // counted, not worded
+		fs.count(pos, path, code)
 		return
 	}
 	fs.put(pos, path, code, fmt.Sprintf(format, args...))
