@@ -175,9 +175,13 @@ func putPageBuf(b []byte) {
 	}
 }
 
-// evalMarker is what a frontmatter must contain to hold an `evals` or
-// `eval-*` key; frontmatter without it produces no result and is not parsed.
-var evalMarker = []byte("eval")
+// mayHoldEvals reports whether a frontmatter's text can hold an `evals` or `eval-*` key (README
+// "Frontmatter and YAML"): it says `eval`, or it has an escape, which a quoted key can spell it with
+// ("\x65vals" in YAML, "\u0065vals" in TOML). Frontmatter that cannot produces no result and is not
+// parsed.
+func mayHoldEvals(text []byte) bool {
+	return bytes.Contains(text, []byte("eval")) || bytes.IndexByte(text, '\\') >= 0
+}
 
 func (r *run) loadPage(rel string) (ps *pageState) {
 	ps = &pageState{rel: rel, abs: filepath.Join(r.root, filepath.FromSlash(rel))}
@@ -216,7 +220,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	doc := frontmatter.Split(src)
 	if doc.Format == frontmatter.FormatNone && ps.size > 0 && frontmatter.Opening(src) != frontmatter.FormatNone {
 		// The fence opens but does not close within what was read: frontmatter far beyond its limit.
-		if bytes.Contains(src, evalMarker) {
+		if mayHoldEvals(src) {
 			ps.page = &docmeta.Page{HasEvals: true}
 			ps.results = append(ps.results, definitionResult(rel, diag.Problem{Pos: diag.Pos{Line: 1, Col: 1},
 				Code: "too_large", Message: fmt.Sprintf("the frontmatter is longer than %s; evalgate reads at most %s",
@@ -228,7 +232,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		ps.size = int64(len(src))
 	}
 	byPath := r.suitesFor(rel)
-	marked := doc.Format != frontmatter.FormatNone && bytes.Contains(doc.Text, evalMarker)
+	marked := doc.Format != frontmatter.FormatNone && mayHoldEvals(doc.Text)
 	if !marked && len(byPath) == 0 {
 		return ps // neither the bytes nor the split are kept: memory stays bounded
 	}
