@@ -517,7 +517,7 @@ func (p *parser) ai(n *frontmatter.Node) {
 		case "concurrency":
 			a.Concurrency = int(v.Num)
 		case "max-calls":
-			if x := p.nullOrNumber(v, w, 0, 1e9); x != nil {
+			if x := p.nullOrNumber(v, w, 0, maxCalls); x != nil {
 				if *x != float64(int(*x)) {
 					p.k.Fault(v.Pos, "invalid_value", "%s must be a whole number, got %s", w, docmeta.Describe(v))
 				} else {

@@ -15,10 +15,17 @@ type obj = map[string]any
 // letter is a class ([gG]).
 const neverPassed = `^(GITHUB_TOKEN|ACTIONS_.*|INPUT_.*|GITHUB_OUTPUT|GITHUB_ENV|GITHUB_PATH|GITHUB_STEP_SUMMARY|GITHUB_STATE)$`
 
-// anyCase turns the letters of a pattern into classes of both cases.
+// anyCase turns the capital letters of a pattern into classes of both cases; an escaped letter (\S)
+// stays as it is.
 func anyCase(pattern string) string {
 	var b strings.Builder
+	escaped := false
 	for _, r := range pattern {
+		if escaped || r == '\\' {
+			escaped = !escaped
+			b.WriteRune(r)
+			continue
+		}
 		if 'A' <= r && r <= 'Z' {
 			b.WriteString("[" + string(r) + string(r+'a'-'A') + "]")
 			continue
@@ -69,3 +76,45 @@ func ConfigJSONSchema() []byte {
 }
 
 func ref(name string) obj { return obj{"$ref": "#/$defs/" + name} }
+
+// maxCalls is the largest ai.max-calls: a budget past a billion calls is no budget.
+const maxCalls = 1_000_000_000
+
+// providerSchema is the JSON Schema of one judge provider: its table, and what each kind needs and
+// refuses, as Parse's provider checks them (what JSON Schema cannot say exactly, such as a URL Go's
+// parser refuses, Parse alone checks).
+func providerSchema() obj {
+	s := (&shape.Type{Kind: shape.Map, Object: providerEntry}).JSONSchema()
+	kindIs := func(kinds ...string) obj {
+		return obj{"properties": obj{"kind": obj{"enum": kinds}}, "required": []string{"kind"}}
+	}
+	has := func(keys ...string) obj {
+		anyOf := make([]any, len(keys))
+		for i, k := range keys {
+			anyOf[i] = obj{"required": []string{k}}
+		}
+		return obj{"anyOf": anyOf}
+	}
+	s["allOf"] = []any{
+		obj{"if": kindIs("command"), "then": obj{
+			"required": []string{"command"},
+			"not":      has("base-url", "api-key-env", "auth", "headers", "query"),
+		}},
+		obj{"if": kindIs("openai", "anthropic"), "then": obj{"required": []string{"model"}, "not": has("command")}},
+		obj{"if": kindIs("openai"), "then": obj{
+			"properties": obj{"auth": obj{"enum": []string{"bearer", "api-key", "none"}}},
+			"anyOf":      []any{obj{"required": []string{"api-key-env"}}, obj{"properties": obj{"auth": obj{"const": "none"}}, "required": []string{"auth"}}},
+		}},
+		obj{"if": kindIs("anthropic"), "then": obj{
+			"properties": obj{"auth": obj{"const": "x-api-key"}},
+			"required":   []string{"api-key-env"},
+		}},
+	}
+	props := s["properties"].(map[string]any)
+	props["base-url"] = obj{"type": "string", "pattern": anyCase(`^HTTPS?://[^/?#@\s]+([/?#]\S*)?$`)}
+	props["api-key-env"] = obj{"type": "string", "pattern": `^[A-Za-z_][A-Za-z0-9_]*$`,
+		"not": obj{"pattern": anyCase(`^(GITHUB_|ACTIONS_|RUNNER_)`)}}
+	props["headers"] = obj{"type": "object", "additionalProperties": obj{"type": "string"},
+		"propertyNames": obj{"not": obj{"pattern": anyCase(`^(` + strings.ToUpper(strings.Join(secretHeaders, "|")) + `)$`)}}}
+	return s
+}

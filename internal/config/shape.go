@@ -82,7 +82,7 @@ var findingsPattern = &shape.Object{Fields: []shape.Field{
 var aiSection = &shape.Object{Fields: []shape.Field{
 	{Name: "judge", Type: &shape.Type{Kind: shape.String, NonBlank: true, Doc: "The provider ai evals use unless an eval's provider: names another."}},
 	{Name: "providers", Type: &shape.Type{Kind: shape.Map,
-		Schema: map[string]any{"additionalProperties": (&shape.Type{Kind: shape.Map, Object: providerEntry}).JSONSchema()}}},
+		Schema: map[string]any{"additionalProperties": providerSchema()}}},
 	{Name: "runs", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(50), Doc: "Runs of an ai eval that sets none."}},
 	{Name: "temperature", Type: &shape.Type{Doc: "Sent only when set: a number from 0 to 2, or null.",
 		Schema: map[string]any{"type": []string{"number", "null"}, "minimum": 0, "maximum": 2}}},
@@ -91,11 +91,12 @@ var aiSection = &shape.Object{Fields: []shape.Field{
 	{Name: "retries", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(0), Max: shape.Ptr(10)}},
 	{Name: "concurrency", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1), Max: shape.Ptr(64), Doc: "Judge requests in flight, apart from --jobs."}},
 	{Name: "max-calls", Type: &shape.Type{Doc: "A budget of requests per run, or null for none.",
-		Schema: map[string]any{"type": []string{"integer", "null"}, "minimum": 0}}},
+		Schema: map[string]any{"type": []string{"integer", "null"}, "minimum": 0, "maximum": maxCalls}}},
 	{Name: "agreement", Type: &shape.Type{Kind: shape.Number, Min: shape.Ptr(0), MinExclusive: true, Max: shape.Ptr(1),
 		Doc: "The share of all runs the majority verdict needs."}},
 	{Name: "max-target-bytes", Type: &shape.Type{Kind: shape.Int, Min: shape.Ptr(1)}},
-	{Name: "cache", Type: &shape.Type{Kind: shape.String, Doc: `The verdict cache's folder, relative to the config's directory; "" turns it off.`}},
+	{Name: "cache", Type: &shape.Type{Kind: shape.String, Doc: `The verdict cache's folder, relative to the config's directory; "" turns it off.`,
+		Schema: map[string]any{"anyOf": []any{map[string]any{"const": ""}, map[string]any{"$ref": "#/$defs/path"}}}}},
 }}
 
 // providerEntry is one judge provider.

@@ -175,7 +175,11 @@ func inlineSchema(named bool) obj {
 	// Each built-in tool's options, rendered from its table (package tooldef).
 	allOf := s["allOf"].([]any)
 	for _, t := range tooldef.Builtins {
-		allOf = append(allOf, obj{"if": graderIs(t.Name), "then": obj{"properties": obj{"options": t.OptionsSchema()}}})
+		then := obj{"properties": obj{"options": t.OptionsSchema()}}
+		if t.NeedsOptions() {
+			then["required"] = []string{"options"}
+		}
+		allOf = append(allOf, obj{"if": graderIs(t.Name), "then": then})
 	}
 	s["allOf"] = allOf
 	if named {

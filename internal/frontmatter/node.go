@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"encoding/json"
 	"math"
 	"math/big"
 	"strconv"
@@ -72,7 +73,7 @@ func (n *Node) Rounded() bool {
 	if !n.IsInt() || math.Abs(n.Num) < 1<<53 {
 		return false
 	}
-	text := strings.ReplaceAll(strings.TrimPrefix(n.Text, "+"), "_", "")
+	text := n.intText()
 	if len(text) > 400 { // a float64 integer has at most 309 digits: this is padding, not worth big's quadratic parse
 		return true
 	}
@@ -86,6 +87,9 @@ func (n *Node) Rounded() bool {
 	}
 	return false
 }
+
+// intText is n's text as big.Int reads an integer: without a plus sign or digit separators.
+func (n *Node) intText() string { return strings.ReplaceAll(strings.TrimPrefix(n.Text, "+"), "_", "") }
 
 // IsFinite reports whether n is a number that is neither infinite nor NaN.
 func (n *Node) IsFinite() bool {
@@ -130,8 +134,15 @@ func (n *Node) Value() any {
 // integers for JSON Schema too).
 func (n *Node) JSONValue() any {
 	return n.convert(func(n *Node) any {
-		if n.IsInt() && math.Abs(n.Num) < 1<<53 {
+		switch {
+		case n.IsInt() && math.Abs(n.Num) < 1<<53:
 			return int64(n.Num)
+		case n.Rounded() && len(n.intText()) <= 400:
+			// The integer as written, which a float64 cannot hold: 9007199254740993 is past a maximum
+			// of 2^53, as a JSON decoder's json.Number of it is.
+			if i, ok := new(big.Int).SetString(n.intText(), 0); ok {
+				return json.Number(i.String())
+			}
 		}
 		return n.Num
 	})

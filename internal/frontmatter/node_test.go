@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"encoding/json"
 	"math/big"
 	"strconv"
 	"strings"
@@ -26,6 +27,30 @@ func TestRounded(t *testing.T) {
 		n.Num = f
 		if got := n.Rounded(); got != want {
 			t.Errorf("Rounded(%s, read as %v) = %v, want %v", text, f, got, want)
+		}
+	}
+}
+
+// TestJSONValueExactIntegers: an integer a float64 rounds reaches JSON Schema as written (a json.Number),
+// so that a maximum of 2^53 refuses 2^53+1; one a float64 holds exactly stays a number.
+func TestJSONValueExactIntegers(t *testing.T) {
+	for _, tt := range []struct {
+		yaml string
+		want any
+	}{
+		{"a: 9007199254740993", json.Number("9007199254740993")},
+		{"a: -9007199254740993", json.Number("-9007199254740993")},
+		{"a: 0x20000000000001", json.Number("9007199254740993")},
+		{"a: 9007199254740992", float64(1 << 53)},
+		{"a: 12", int64(12)},
+		{"a: 1.5", 1.5},
+	} {
+		root, probs := ParseYAML([]byte(tt.yaml), 1)
+		if len(probs) > 0 {
+			t.Fatalf("%s: %v", tt.yaml, probs)
+		}
+		if got := root.JSONValue().(map[string]any)["a"]; got != tt.want {
+			t.Errorf("%s: JSONValue %#v, want %#v", tt.yaml, got, tt.want)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package shape
 
-import "maps"
+import (
+	"cmp"
+	"maps"
+)
 
 // JSONSchema renders t as a JSON Schema (draft 2020-12) object, the export `evalgate schema` writes. It
 // states what the checker checks: kinds, lengths, enums, patterns, ranges, unique items, fields, required
@@ -13,6 +16,9 @@ func (t *Type) JSONSchema() map[string]any {
 		s := map[string]any{"$ref": "#/$defs/" + t.Ref}
 		if t.Doc != "" {
 			s["description"] = t.Doc
+		}
+		if t.Kind == List && t.NonEmpty {
+			s["minItems"] = 1
 		}
 		return s
 	}
@@ -43,15 +49,21 @@ func (t *Type) JSONSchema() map[string]any {
 		if t.Kind == Int {
 			s["type"] = "integer"
 		}
-		if t.Min != nil {
+		minimum, maximum := t.Min, t.Max
+		if t.Kind == Int {
+			// Without bounds of its own, an integer is bounded by ±2^53 (maxExact), as the checker bounds it.
+			minimum = cmp.Or(minimum, Ptr(-maxExact))
+			maximum = cmp.Or(maximum, Ptr(maxExact))
+		}
+		if minimum != nil {
 			if t.MinExclusive {
-				s["exclusiveMinimum"] = *t.Min
+				s["exclusiveMinimum"] = *minimum
 			} else {
-				s["minimum"] = *t.Min
+				s["minimum"] = *minimum
 			}
 		}
-		if t.Max != nil {
-			s["maximum"] = *t.Max
+		if maximum != nil {
+			s["maximum"] = *maximum
 		}
 	case List:
 		s["type"] = "array"

@@ -36,6 +36,10 @@ func (t *Tool) optionsShape() *shape.Object {
 	return t.Options
 }
 
+// NeedsOptions reports whether an eval of the tool must have options: no options at all does not
+// pass its table (a required option, or "at least one of").
+func (t *Tool) NeedsOptions() bool { return len(t.CheckOptions(nil, "options")) > 0 }
+
 // OptionsSchema is the JSON Schema of the tool's options, rendered from the same table CheckOptions uses.
 func (t *Tool) OptionsSchema() map[string]any {
 	return (&shape.Type{Kind: shape.Map, Object: t.optionsShape()}).JSONSchema()
