@@ -106,7 +106,7 @@ var Codes = []CodeInfo{
 	{
 		Code: "invalid_id", Group: "definition", Title: "An id does not match its pattern",
 		Outcome: "fail", Severity: "error",
-		Doc:     "An eval id is not kebab-case (lowercase letters, digits and single hyphens), or an EvalCase case id does not match its dotted pattern.",
+		Doc:     "An eval id is not kebab-case (lowercase letters, digits and hyphens, not starting with a hyphen), or an EvalCase case id does not match its dotted pattern.",
 		Example: "---\nevals:\n  - id: Links_Resolve\n    grader: tool:links\n---",
 		Fix:     "Rename the id to match the pattern, for example links-resolve.",
 	},

@@ -318,7 +318,15 @@ func UnknownKey(key, where string, o *Object) string {
 func UnknownKeyOf(key, where string, allowed []string, hint string, noList bool) string {
 	var b strings.Builder
 	b.WriteString("unknown key " + Quote(key) + " in " + where)
-	if near, ok := diag.NearMiss(key, allowed); ok {
+	near, ok := diag.NearMiss(key, allowed)
+	if kebab := kebabCase(key); !ok && kebab != key && len(allowed) > 0 && !slices.ContainsFunc(allowed, notKebab) {
+		// camelCase or snake_case in a kebab-case vocabulary (README "The evals vocabulary").
+		near, ok = kebab, slices.Contains(allowed, kebab)
+		if !ok {
+			b.WriteString(": write kebab-case")
+		}
+	}
+	if ok {
 		b.WriteString(": did you mean " + strconv.Quote(near) + "?")
 	}
 	switch {
@@ -331,6 +339,28 @@ func UnknownKeyOf(key, where string, allowed []string, hint string, noList bool)
 	}
 	return b.String()
 }
+
+// kebabCase writes a camelCase or snake_case name in kebab-case: timeoutMs and timeout_ms are timeout-ms.
+func kebabCase(name string) string {
+	var b strings.Builder
+	for i, r := range name {
+		switch {
+		case r == '_':
+			b.WriteByte('-')
+		case 'A' <= r && r <= 'Z':
+			if i > 0 && name[i-1] != '_' && name[i-1] != '-' {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r + 'a' - 'A')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// notKebab says a vocabulary's key is not kebab-case: it has a capital or an underscore.
+func notKebab(key string) bool { return strings.ContainsFunc(key, func(r rune) bool { return r == '_' || 'A' <= r && r <= 'Z' }) }
 
 // OrList joins words as "a, b or c".
 func OrList(words []string) string {

@@ -128,6 +128,11 @@ func TestUnknownKeyOf(t *testing.T) {
 		{"successExitCodes", "evals[0], an inline eval", []string{"command", "success-exit-codes"}, "", true, `unknown key "successExitCodes" in evals[0], an inline eval: did you mean "success-exit-codes"?`},
 		{"timeout", "commands", []string{"timeout-ms", "allow"}, "", false, `unknown key "timeout" in commands (allowed: timeout-ms, allow)`},
 		{"time_out-ms", "commands", []string{"timeout-ms", "allow"}, "", false, `unknown key "time_out-ms" in commands: did you mean "timeout-ms"? (allowed: timeout-ms, allow)`},
+		{"fooBar", "evals[0], an inline eval", []string{"command", "success-exit-codes"}, "", true, `unknown key "fooBar" in evals[0], an inline eval: write kebab-case`},
+		{"my_key", "commands", []string{"timeout-ms", "allow"}, "", false, `unknown key "my_key" in commands: write kebab-case (allowed: timeout-ms, allow)`},
+		{"maxOutputTokensPerCall", "ai", []string{"max-output-tokens-per-call", "runs"}, "", true, `unknown key "maxOutputTokensPerCall" in ai: did you mean "max-output-tokens-per-call"?`},
+		// A snake_case vocabulary (EvalCase, jev) gets no kebab-case advice.
+		{"fooBar", "the case", []string{"source_locale", "id"}, "", true, `unknown key "fooBar" in the case`},
 	}
 	for _, tt := range tests {
 		if got := UnknownKeyOf(tt.key, tt.where, tt.allowed, tt.hint, tt.noList); got != tt.want {
