@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/report"
@@ -41,7 +42,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		}
 		info, ok := tooldef.LookupCode(code)
 		if !ok {
-			msg := fmt.Sprintf("explain: unknown code %q", code)
+			what := "code"
+			if strings.HasPrefix(code, "tool:") {
+				what = "built-in grader"
+			}
+			msg := fmt.Sprintf("explain: unknown %s %q", what, code)
 			if near, ok := diag.NearMiss(code, append(tooldef.CodeNames(), toolNames()...)); ok {
 				msg += fmt.Sprintf(" (did you mean %s?)", near)
 			}

@@ -50,7 +50,11 @@ func (r *run) selectFiles(ctx context.Context) (*selection, error) {
 		sel, err = r.selectChanged(ctx)
 	default:
 		if !r.opts.All && !r.inActions {
-			r.opts.Notice("evalgate: no PATH given: checking everything")
+			verb := "checking"
+			if r.listing {
+				verb = "listing"
+			}
+			r.opts.Notice("evalgate: no PATH given: " + verb + " everything")
 		}
 		sel, err = r.selectAll(ctx)
 	}
