@@ -411,7 +411,8 @@ func validateCase(text []byte, line int) (faults, caseInfo) {
 				fs.add(as.Value.Items[i].Pos, []string{"assertions", strconv.Itoa(i)}, "missing_field",
 					"the required_tokens assertion needs the case's required_tokens")
 			}
-		case len(tokens) == 0:
+		case len(tokens) == 0 && tokensNode.Kind == frontmatter.List && len(tokensNode.Items) == 0:
+			// An empty list; items that are not tokens have faults of their own.
 			fs.add(tokensNode.Pos, []string{"required_tokens"}, "invalid_value", "required_tokens is empty, but the required_tokens assertion checks it")
 		}
 	}
@@ -504,7 +505,8 @@ func (fs *faults) assertion(n *frontmatter.Node, path []string) (spec *Assertion
 			case "warning", "info", "report", "soft":
 				hint = "; write report"
 			}
-			fs.add(s.Pos, sub(path, "severity"), "invalid_value", "severity must be hard or report, got %s%s", quote(s.Text), hint)
+			spath := sub(path, "severity")
+			fs.add(s.Pos, spath, "invalid_value", "%s must be hard or report, got %s%s", pathString(spath), quote(s.Text), hint)
 		}
 	}
 	params := a.get("params")
@@ -536,7 +538,7 @@ type paramFault struct {
 // each key against the assertion's table in paramShapes (an unknown key in the kit's words, naming the
 // assertion: "unknown key \"units\" in max_chars params"), each value with the kit and then its own rule,
 // then the assertion's check. A missing required param is said the same way whether params is absent or
-// lacks it ("max_chars needs params.max"), at the params object, or at the assertion when it has none.
+// lacks it ("assertions[0]: max_chars needs params.max"), at the params object, or at the assertion when it has none.
 func (fs *faults) params(spec *Assertion, at diag.Pos, params *frontmatter.Node, path []string) {
 	o := paramShapes[spec.Name]
 	ppath := sub(path, "params")
@@ -558,15 +560,17 @@ func (fs *faults) params(spec *Assertion, at diag.Pos, params *frontmatter.Node,
 	}
 	for _, f := range o.Fields {
 		if f.Required && params.Get(f.Name) == nil {
-			fs.add(where, wpath, "missing_field", "%s needs params.%s", spec.Name, f.Name)
+			fs.add(where, wpath, "missing_field", "%s: %s needs params.%s", pathString(path), spec.Name, f.Name)
 		}
 	}
 	if spec.check != nil {
 		if pf := spec.check(params); pf != nil {
+			// The check's message names the params relative to the assertion ("params.patterns ..."):
+			// the fault names the assertion too.
 			if pf.key != nil {
-				fs.put(pf.key.KeyPos, sub(ppath, pf.key.Key), pf.code, pf.msg)
+				fs.put(pf.key.KeyPos, sub(ppath, pf.key.Key), pf.code, pathString(path)+"."+pf.msg)
 			} else {
-				fs.put(where, wpath, pf.code, pf.msg)
+				fs.put(where, wpath, pf.code, pathString(path)+": "+pf.msg)
 			}
 		}
 	}
