@@ -67,6 +67,24 @@ cases/b.jsonl:1:1: error: placeholder_integrity: placeholder %d was altered to %
 	}
 }
 
+// TestCheckInvalidIDClaimsCandidate: a case whose id breaks the pattern is invalid_id, with that id as
+// its case id, and its candidate answers it: no unknown_case beside the definition fault.
+func TestCheckInvalidIDClaimsCandidate(t *testing.T) {
+	rs := check(t, map[string]string{
+		"cases/a.jsonl":      caseLineFor("A.b", "%s", phHard),
+		"candidates/c.jsonl": candidateFor("A.b", "%s"),
+	})
+	want := "cases/a.jsonl:1:29: error: definition: id \"A.b\" does not match ^[a-z0-9]+(-[a-z0-9]+)*(\\.[a-z0-9]+(-[a-z0-9]+)*)+$: ids are lowercase: write \"a.b\" [invalid_id]\n"
+	if got := textLines(rs); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	for _, r := range rs {
+		if r.CaseID != "A.b" {
+			t.Errorf("%s has case id %q, want \"A.b\"", r.Code, r.CaseID)
+		}
+	}
+}
+
 // TestCheckSettlesCandidates: the first candidate of a case id answers it, valid or not; a second one
 // is a duplicate_candidate only when it is valid and a case has the id, else unknown_case, or its
 // faults alone; the first of two cases with an id is checked, in whichever candidates file its

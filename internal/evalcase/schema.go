@@ -366,11 +366,12 @@ func validateCase(text []byte, line int) (faults, caseInfo) {
 		}
 	}
 	if n := c.get("id"); n != nil {
+		// An id that breaks the pattern is still the case's id: its candidate answers it (no
+		// unknown_case beside the invalid_id), and its faults carry it as their case id.
 		if p := checkID(n.Text); p != nil {
 			fs.addProblem(n.Pos, []string{"id"}, p)
-		} else {
-			info.id, info.idPos = n.Text, n.Pos
 		}
+		info.id, info.idPos = n.Text, n.Pos
 	}
 	for _, k := range []string{"source_locale", "target_locale"} {
 		if n := c.get(k); n != nil {
