@@ -360,7 +360,9 @@ func kebabCase(name string) string {
 }
 
 // notKebab says a vocabulary's key is not kebab-case: it has a capital or an underscore.
-func notKebab(key string) bool { return strings.ContainsFunc(key, func(r rune) bool { return r == '_' || 'A' <= r && r <= 'Z' }) }
+func notKebab(key string) bool {
+	return strings.ContainsFunc(key, func(r rune) bool { return r == '_' || 'A' <= r && r <= 'Z' })
+}
 
 // OrList joins words as "a, b or c".
 func OrList(words []string) string {
