@@ -9,9 +9,12 @@ import (
 	"syscall"
 )
 
-// commandSysProcAttr puts the child in a new process group whose id is its pid.
+// commandSysProcAttr puts the child in a new session, and so in a new process group whose id is its pid.
+// A new session, not only a new group: a process may join any group of its own session, and one of
+// evalgate's session could join evalgate's own group, whose members the sweeps spare (evalgate's git
+// children), or a running grader's.
 func commandSysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+	return &syscall.SysProcAttr{Setsid: true}
 }
 
 // commandKillGroup sends SIGKILL to every process of p's group. Once the leader has been reaped, the group id

@@ -33,6 +33,39 @@ func graderHelperPlatform(mode string, args []string) (int, bool) {
 		syscall.Kill(os.Getpid(), sig)
 		time.Sleep(time.Minute) // the signal arrives first
 		return 101, true
+	case "chain": // chain DIR N: write this pid to DIR/N, start "chain DIR N-1" in a session of its own, sleep
+		if len(args) != 2 {
+			return 102, true
+		}
+		n, _ := strconv.Atoi(args[1])
+		if n > 0 {
+			exe, err := os.Executable()
+			if err != nil {
+				return 103, true
+			}
+			next := exec.Command(exe, args[0], strconv.Itoa(n-1))
+			next.Env = []string{graderHelperEnv + "=chain"}
+			next.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+			if err := next.Start(); err != nil {
+				return 104, true
+			}
+		}
+		if err := os.WriteFile(filepath.Join(args[0], strconv.Itoa(n)), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			return 105, true
+		}
+		time.Sleep(time.Hour)
+		return 0, true
+	case "joinparent": // try to join the parent's process group; print the error, or "joined"
+		pgid, err := syscall.Getpgid(os.Getppid())
+		if err == nil {
+			err = syscall.Setpgid(0, pgid)
+		}
+		if err != nil {
+			fmt.Println(err)
+			return 0, true
+		}
+		fmt.Println("joined")
+		return 0, true
 	case "doublefork":
 		if len(args) != 3 {
 			return 102, true
@@ -251,5 +284,17 @@ func TestRunCommandGrandchild(t *testing.T) {
 				t.Errorf("grandchild %d outlived RunCommand", pid)
 			}
 		})
+	}
+}
+
+// TestRunCommandOwnSession: a command runs in a session of its own, so neither it nor what it starts can
+// join evalgate's process group (whose members the sweeps spare) or another command's.
+func TestRunCommandOwnSession(t *testing.T) {
+	r := graderRun(t, context.Background(), graderHelper(t, "joinparent"))
+	if !r.Exited || r.ExitCode != 0 {
+		t.Fatalf("got %s", graderDescribe(r))
+	}
+	if got := strings.TrimSpace(string(r.Stdout)); got != syscall.EPERM.Error() {
+		t.Errorf("setpgid into the parent's group: %q, want %q", got, syscall.EPERM.Error())
 	}
 }

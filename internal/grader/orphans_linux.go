@@ -2,6 +2,7 @@ package grader
 
 import (
 	"os"
+	"slices"
 	"syscall"
 	"time"
 
@@ -48,7 +49,7 @@ func commandSweep(final bool) {
 		if err != nil {
 			return
 		}
-		var victims []int
+		var victims, groups []int
 		for _, pid := range kids {
 			if _, ok := leaders[pid]; ok {
 				continue
@@ -60,23 +61,68 @@ func commandSweep(final bool) {
 			if !final && commandSpared(pid, st, own, leaders, markers) {
 				continue
 			}
+			// The pid stays ours until we reap it: no other process can have taken it.
 			victims = append(victims, pid)
 			// A group of its own (setsid) goes with it; a group id stays reserved while any member lives,
 			// so this reaches only that group. Never evalgate's own group.
 			if st.PGID > 0 && st.PGID != own {
 				if _, live := leaders[st.PGID]; !live {
-					syscall.Kill(-st.PGID, syscall.SIGKILL)
+					groups = append(groups, st.PGID)
 				}
 			}
-			// The pid stays ours until we reap it: no other process can have taken it.
-			syscall.Kill(pid, syscall.SIGKILL)
 		}
 		if len(victims) == 0 {
 			return
 		}
+		killTrees(victims, groups, deadline)
 		if !commandReap(victims, deadline) {
 			return
 		}
+	}
+}
+
+// maxTree bounds how many descendants killTrees stops: a machine's process table holds a few tens of
+// thousands.
+const maxTree = 1 << 17
+
+// killTrees kills the orphans roots, their process groups and every descendant of theirs. Killing only
+// the orphans would reach one generation a round (a dead orphan's children become evalgate's), and a
+// chain of processes that each fork and setsid outruns that: 12,000 of them outlived a five-second sweep.
+// So the trees are stopped first, walked again until a walk finds no one new (a stopped process forks no
+// more, so even a tree still growing is caught), and only then killed; what dies is reaped as evalgate's
+// children by the rounds that follow.
+func killTrees(roots, groups []int, deadline time.Time) {
+	stopped := map[int]bool{}
+	order := make([]int, 0, len(roots)) // parents before their children
+	for _, pid := range roots {
+		syscall.Kill(pid, syscall.SIGSTOP)
+		stopped[pid] = true
+		order = append(order, pid)
+	}
+	for grew := true; grew && len(stopped) < maxTree && time.Now().Before(deadline); {
+		grew = false
+		queue := append([]int(nil), roots...)
+		for len(queue) > 0 && len(stopped) < maxTree {
+			pid := queue[0]
+			queue = queue[1:]
+			kids, _ := proc.Children(pid)
+			for _, k := range kids {
+				if !stopped[k] {
+					syscall.Kill(k, syscall.SIGSTOP)
+					stopped[k], grew = true, true
+					order = append(order, k)
+				}
+				queue = append(queue, k)
+			}
+		}
+	}
+	// Children first: a stopped process whose parent dies may be sent SIGCONT (its process group is
+	// orphaned with a stopped member) and fork again before its own SIGKILL.
+	for _, pid := range slices.Backward(order) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	for _, g := range groups {
+		syscall.Kill(-g, syscall.SIGKILL)
 	}
 }
 

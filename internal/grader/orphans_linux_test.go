@@ -135,3 +135,34 @@ func TestRunCommandOrphans(t *testing.T) {
 		}
 	})
 }
+
+// TestKillTreesWholeChain: killTrees kills a whole tree at once, however deep, though each generation is a
+// session of its own and would become evalgate's only when its parent dies: a chain of 12,000 processes
+// that each fork and setsid outlived a sweep that killed one generation a round.
+func TestKillTreesWholeChain(t *testing.T) {
+	const depth = 12
+	dir := t.TempDir()
+	top := exec.Command(graderTestExe(t), dir, strconv.Itoa(depth))
+	top.Env = []string{graderHelperEnv + "=chain"}
+	if err := top.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := make([]int, 0, depth+1)
+	for n := depth; n >= 0; n-- {
+		pids = append(pids, graderWaitPid(t, filepath.Join(dir, strconv.Itoa(n))))
+	}
+	t.Cleanup(func() {
+		for _, pid := range pids {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+		KillOrphans() // reaps the generations below, which became this process's children as they died
+	})
+	killTrees([]int{top.Process.Pid}, nil, time.Now().Add(time.Minute))
+	top.Wait()
+	// Dead is enough (a zombie is not alive): no sweep has run, so a generation killTrees missed lives.
+	for i, pid := range pids {
+		if !graderGone(pid) {
+			t.Errorf("generation %d (pid %d) outlived killTrees", i, pid)
+		}
+	}
+}
