@@ -393,8 +393,10 @@ func (r *run) setupCommands() {
 		}
 		r.event = ev
 		r.policy.Event = name
-		// An unreadable payload cannot vouch for the pull request.
-		r.policy.ForkPR = ev.Fork() || (err != nil && path != "")
+		// A payload that is unreadable, or absent, or without its pull_request on a pull request's event,
+		// cannot vouch for the pull request: it is taken as a fork's (README "Security model").
+		prEvent := strings.HasPrefix(strings.ToLower(name), "pull_request")
+		r.policy.ForkPR = ev.Fork() || (err != nil && path != "") || (prEvent && ev.PullRequest == nil)
 	}
 	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
 }
