@@ -65,8 +65,21 @@ type provider struct {
 	ask                  func(ctx context.Context, model string, in judge.Input, p judge.Prompt, run, runs int) (judge.Reply, error)
 }
 
-// judgeClient is the HTTP client of every provider: one pool of connections.
-var judgeClient = &http.Client{Transport: judgeTransport()}
+// judgeClient is the HTTP client of every provider: one pool of connections. It follows a redirect only
+// within the base URL's origin: Go's client carries every header but Authorization and Cookie across
+// origins, and x-api-key or api-key would reach another host (README "The AI judge": the key goes to
+// base-url alone).
+var judgeClient = &http.Client{Transport: judgeTransport(), CheckRedirect: sameOrigin}
+
+func sameOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if from := via[0].URL; !strings.EqualFold(req.URL.Scheme, from.Scheme) || !strings.EqualFold(req.URL.Host, from.Host) {
+		return fmt.Errorf("redirected to %s://%s, another origin than base-url's: the key is not sent there", req.URL.Scheme, req.URL.Host)
+	}
+	return nil
+}
 
 func judgeTransport() http.RoundTripper {
 	t := http.DefaultTransport.(*http.Transport).Clone()

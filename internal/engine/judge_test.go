@@ -216,3 +216,61 @@ func TestPageDocument(t *testing.T) {
 		t.Error("sameBytes or the page's document does not follow the target")
 	}
 }
+
+// TestJudgeRedirectKeepsKey: a redirect to another origin is not followed, so no header of the request
+// (x-api-key, api-key, a configured header) reaches the other host; the eval is an error that says why.
+// A redirect within base-url's origin is followed.
+func TestJudgeRedirectKeepsKey(t *testing.T) {
+	var mu sync.Mutex
+	var leaked []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		leaked = append(leaked, r.Header.Get("api-key"), r.Header.Get("Authorization"))
+		mu.Unlock()
+		answer(passVerdict, "stop")(w)
+	}))
+	defer other.Close()
+	var base *httptest.Server
+	base = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/away/chat/completions":
+			http.Redirect(w, r, other.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
+		case "/here/chat/completions":
+			http.Redirect(w, r, base.URL+"/v1/chat/completions", http.StatusTemporaryRedirect)
+		default:
+			if r.Header.Get("api-key") != "sk-engine-key-123" {
+				w.WriteHeader(http.StatusUnauthorized)
+				return
+			}
+			answer(passVerdict, "stop")(w)
+		}
+	}))
+	defer base.Close()
+	for _, tt := range []struct{ path, outcome, says string }{
+		{"/away", "error", "another origin"},
+		{"/here", "pass", ""},
+	} {
+		dir := testfs.Tree(t, map[string]string{
+			".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  providers:\n    main: {kind: openai, auth: api-key, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n  retries: 0\n  cache: \"\"\n", base.URL+tt.path),
+			"docs/a.md":      "---\nevals:\n  - id: says\n    assertion: The page says how to install.\n---\nRun the installer.\n",
+		})
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Env: []string{"JUDGE_KEY=sk-engine-key-123"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got *diag.Result
+		for _, r := range rep.Results.Slice() {
+			if r.Check == "says" && !r.Verdictless {
+				got = &r
+			}
+		}
+		if got == nil || string(got.Outcome) != tt.outcome || !strings.Contains(got.Message, tt.says) || strings.Contains(got.Message, "sk-engine") {
+			t.Errorf("%s: got %+v, want outcome %s saying %q", tt.path, got, tt.outcome, tt.says)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(leaked) > 0 {
+		t.Errorf("the other origin was asked, with headers %q", leaked)
+	}
+}
