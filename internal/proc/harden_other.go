@@ -7,3 +7,6 @@ func handover(func(string) bool) error { return nil }
 
 // secure does nothing outside Unix.
 func secure() {}
+
+// closeOnExec does nothing outside Unix.
+func closeOnExec() {}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // procHelperEnv turns the test binary into the helper program: it prints "image PID" before Harden
@@ -41,6 +43,9 @@ func procHelper() int {
 	if block, err := os.ReadFile("/proc/self/environ"); err == nil {
 		fmt.Printf("block has secret %v\n", bytes.Contains(block, []byte("PROC_SECRET=")))
 		fmt.Printf("block has plain %v\n", bytes.Contains(block, []byte("PROC_PLAIN=plain")))
+	}
+	if flags, err := unix.FcntlInt(3, unix.F_GETFD, 0); err == nil {
+		fmt.Printf("fd3 cloexec %v\n", flags&unix.FD_CLOEXEC != 0)
 	}
 	procHelperPlatform()
 	return 0
@@ -145,5 +150,32 @@ func TestStashPipe(t *testing.T) {
 	var st syscall.Stat_t
 	if syscall.Fstat(fd, &st) == nil {
 		t.Errorf("descriptor %d still open", fd)
+	}
+}
+
+// TestHardenInheritedDescriptors: a descriptor the process was started with, without close-on-exec (a
+// runner's pipe), is close-on-exec after Harden, so no grader inherits it; with and without a re-exec.
+func TestHardenInheritedDescriptors(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range [][]string{{"PROC_PLAIN=plain"}, {"PROC_SECRET=s"}} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := exec.Command(exe, "-test.run=^$")
+		c.Env = append(env, procHelperEnv+"=1")
+		c.ExtraFiles = []*os.File{w} // fd 3 in the child, without close-on-exec
+		out, err := c.CombinedOutput()
+		r.Close()
+		w.Close()
+		if err != nil {
+			t.Fatalf("helper: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "fd3 cloexec true\n") {
+			t.Errorf("%v: fd 3 is not close-on-exec after Harden:\n%s", env, out)
+		}
 	}
 }

@@ -31,7 +31,8 @@ const handoverLimit = 64 << 20
 // image reads and closes at once, and are restored with os.Setenv, which changes only the runtime's copy of
 // the environment: os.Environ and os.Getenv still see them, /proc/PID/environ does not. When the handover
 // cannot be made (no memfd and more than a pipe holds, no path to the executable, exec refused), the process
-// goes on as it is. On Linux Harden then makes the process non-dumpable, which closes /proc/PID/environ and
+// goes on as it is. Harden marks every descriptor above standard error close-on-exec, so that none the
+// process inherited reaches a child. On Linux Harden then makes the process non-dumpable, which closes /proc/PID/environ and
 // /proc/PID/mem to other processes of the same non-root user, and a child subreaper, so that orphaned
 // descendants of graders become its children (see package grader's orphan sweep). On Windows it does
 // nothing.
@@ -40,6 +41,7 @@ const handoverLimit = 64 << 20
 // missing from the environment (a commands.pass-env naming them passes nothing).
 func Harden(withheld func(name string) bool) error {
 	err := handover(withheld)
+	closeOnExec()
 	secure()
 	return err
 }
