@@ -3,6 +3,7 @@ package grader
 import (
 	"bytes"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/envpolicy"
@@ -151,18 +152,113 @@ func envURLUserinfo(s string) []string {
 
 // GitEnv returns the environment for evalgate's own git commands from env (e.g. os.Environ()): env without
 // the never-passed and the credential-named variables, which git's local commands need not and a process
-// of the same user could read from a running git's /proc/PID/environ. The GIT_CONFIG unit is kept: it
-// carries git's own settings (safe.directory, for one) and git reads it whole. The order of env is kept.
+// of the same user could read from a running git's /proc/PID/environ. Of the GIT_CONFIG unit only the
+// settings local commands read are kept (gitLocalSetting: safe.directory, core.*), renumbered; an
+// http.extraheader or a url.insteadOf there may carry the workflow's token. The order of env is kept.
 func GitEnv(env []string) []string {
 	out := make([]string, 0, len(env))
+	unit := map[string]string{}
+	at := -1 // where the unit goes: where its first variable was
 	for _, kv := range env {
 		name := envpolicy.Name(kv)
-		if envpolicy.GitConfigUnit(name) || !(envpolicy.NeverPassed(name) || envpolicy.Credential(name)) {
+		switch {
+		case envpolicy.GitConfigUnit(name):
+			unit[strings.ToUpper(name)] = kv[len(name)+1:]
+			if at < 0 {
+				at = len(out)
+			}
+		case !(envpolicy.NeverPassed(name) || envpolicy.Credential(name)):
 			out = append(out, kv)
 		}
 	}
+	if at < 0 {
+		return out
+	}
+	return slices.Insert(out, at, gitLocalUnit(unit)...)
+}
+
+// gitLocalSetting says whether a git setting passed in the environment reaches evalgate's own git commands.
+func gitLocalSetting(key string) bool {
+	key = strings.ToLower(key)
+	return key == "safe.directory" || strings.HasPrefix(key, "core.")
+}
+
+// gitLocalUnit rebuilds the GIT_CONFIG unit (its variables by upper-case name) with only the local
+// settings: GIT_CONFIG_COUNT with its keys and values renumbered from 0, and GIT_CONFIG_PARAMETERS.
+func gitLocalUnit(unit map[string]string) []string {
+	var out []string
+	if params, ok := unit["GIT_CONFIG_PARAMETERS"]; ok {
+		var kept []string
+		for _, kv := range gitParameters(params) {
+			if gitLocalSetting(kv[0]) {
+				kept = append(kept, gitQuote(kv[0])+"="+gitQuote(kv[1]))
+			}
+		}
+		if kept != nil {
+			out = append(out, "GIT_CONFIG_PARAMETERS="+strings.Join(kept, " "))
+		}
+	}
+	n, _ := strconv.Atoi(unit["GIT_CONFIG_COUNT"])
+	var pairs []string
+	for i := range min(n, 1000) {
+		key, ok := unit["GIT_CONFIG_KEY_"+strconv.Itoa(i)]
+		if !ok || !gitLocalSetting(key) {
+			continue
+		}
+		j := strconv.Itoa(len(pairs) / 2)
+		pairs = append(pairs, "GIT_CONFIG_KEY_"+j+"="+key, "GIT_CONFIG_VALUE_"+j+"="+unit["GIT_CONFIG_VALUE_"+strconv.Itoa(i)])
+	}
+	if pairs != nil {
+		out = append(append(out, "GIT_CONFIG_COUNT="+strconv.Itoa(len(pairs)/2)), pairs...)
+	}
 	return out
 }
+
+// gitParameters reads GIT_CONFIG_PARAMETERS, git's single-quoted settings: 'key'='value' (or the older
+// 'key=value'), separated by spaces. What does not read is dropped.
+func gitParameters(s string) [][2]string {
+	var out [][2]string
+	word := func() (string, bool) {
+		var b strings.Builder
+		if !strings.HasPrefix(s, "'") {
+			return "", false
+		}
+		for s = s[1:]; ; {
+			i := strings.IndexByte(s, '\'')
+			if i < 0 {
+				return "", false
+			}
+			b.WriteString(s[:i])
+			s = s[i+1:]
+			if !strings.HasPrefix(s, "\\''") { // an escaped quote: '\''
+				return b.String(), true
+			}
+			b.WriteByte('\'')
+			s = s[3:]
+		}
+	}
+	for s = strings.TrimLeft(s, " "); s != ""; s = strings.TrimLeft(s, " ") {
+		key, ok := word()
+		if !ok {
+			return out
+		}
+		if rest, ok := strings.CutPrefix(s, "="); ok {
+			s = rest
+			value, ok := word()
+			if !ok {
+				return out
+			}
+			out = append(out, [2]string{key, value})
+			continue
+		}
+		k, v, _ := strings.Cut(key, "=")
+		out = append(out, [2]string{k, v})
+	}
+	return out
+}
+
+// gitQuote single-quotes s as git does.
+func gitQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // redactMinLen is the shortest secret Redact replaces, in bytes: shorter values ("1", "true") would mask
 // ordinary output.

@@ -232,6 +232,45 @@ func TestGitEnv(t *testing.T) {
 	}
 }
 
+// TestGitEnvDropsTokenSettings: of the GIT_CONFIG unit, evalgate's own git gets the local settings only,
+// renumbered, in either form; a setting that may carry the workflow's token (an extraheader, a url with
+// it) does not reach a process another grader could read.
+func TestGitEnvDropsTokenSettings(t *testing.T) {
+	env := []string{
+		"PATH=/usr/bin",
+		"GIT_CONFIG_COUNT=3",
+		"GIT_CONFIG_KEY_0=http.https://github.com/.extraheader", "GIT_CONFIG_VALUE_0=AUTHORIZATION: basic eC10b2tlbg==",
+		"GIT_CONFIG_KEY_1=safe.directory", "GIT_CONFIG_VALUE_1=*",
+		"GIT_CONFIG_KEY_2=url.https://x-access-token:ghs_y@github.com/.insteadOf", "GIT_CONFIG_VALUE_2=https://github.com/",
+		`GIT_CONFIG_PARAMETERS='http.extraheader'='AUTHORIZATION: bearer t' 'core.quotepath'='off' 'core.x=it'\''s'`,
+		"HOME=/home/u",
+	}
+	want := []string{"PATH=/usr/bin",
+		`GIT_CONFIG_PARAMETERS='core.quotepath'='off' 'core.x'='it'\''s'`,
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*",
+		"HOME=/home/u"}
+	got := GitEnv(env)
+	if !slices.Equal(got, want) {
+		t.Errorf("GitEnv:\n got %q\nwant %q", got, want)
+	}
+	for _, kv := range got {
+		if strings.Contains(kv, "basic") || strings.Contains(kv, "ghs_y") || strings.Contains(kv, "bearer") {
+			t.Errorf("a token setting reached git: %q", kv)
+		}
+	}
+	// A real git reads what is kept.
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal("git is needed:", err)
+	}
+	cmd := exec.Command(gitPath, "config", "--get-all", "core.x")
+	cmd.Env = got
+	out, err := cmd.Output()
+	if err != nil || string(out) != "it's\n" {
+		t.Errorf("git config core.x: %q, %v", out, err)
+	}
+}
+
 // TestScrubEnvGitConfigChild runs a real git under the scrubbed environment: before the unit rule,
 // GIT_CONFIG_KEY_0 was removed (KEY) while GIT_CONFIG_COUNT and GIT_CONFIG_VALUE_0 passed, so the credential
 // in the value reached the child and every git in it died with "missing config key".
