@@ -325,3 +325,19 @@ func TestScrubEnvGitConfigChild(t *testing.T) {
 		}
 	})
 }
+
+// FuzzGitParameters: reading GIT_CONFIG_PARAMETERS never panics, and what it reads, quoted again as git
+// quotes it, reads back the same.
+func FuzzGitParameters(f *testing.F) {
+	for _, s := range []string{"", "'a'='b'", "'a=b' 'c'='d'", `'core.x'='it'\''s'`, "'a", "'a'=", "x 'y'", `'\''`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, kv := range gitParameters(s) {
+			again := gitParameters(gitQuote(kv[0]) + "=" + gitQuote(kv[1]))
+			if len(again) != 1 || again[0] != kv {
+				t.Fatalf("%q: %q reads back as %q", s, kv, again)
+			}
+		}
+	})
+}
