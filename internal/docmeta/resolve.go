@@ -105,7 +105,13 @@ func (r *resolver) resolve(n *frontmatter.Node, path string, base []*Eval) []*Ev
 
 		if e.id != "" {
 			if earlier := seen[e.id]; earlier != nil {
-				r.c.fault(e.idPos, "duplicate_id", "%s: id %s is already used by %s; the later entry wins", e.path, quote(e.id), earlier.path)
+				at := e.idPos
+				if e.node != nil && at.Before(e.node.Pos) {
+					// The entry is an alias's copy (its id was written before the entry starts): the
+					// duplicate is the alias, not the anchored entry, which is the first.
+					at = e.node.Pos
+				}
+				r.c.fault(at, "duplicate_id", "%s: id %s is already used by %s; the later entry wins", e.path, quote(e.id), earlier.path)
 			}
 			seen[e.id] = e
 		}
