@@ -3,6 +3,7 @@ package docmeta
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -268,6 +269,13 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 			}
 		}
 	}
+	// A built-in tool's severity-map names codes the tool gives: one it never gives is a typo that would
+	// silently change nothing (README "The evals vocabulary").
+	if kv := has["severity-map"]; kv != nil && graderOK && ev.SeverityMap != nil {
+		if tool := tooldef.Lookup(ev.Grader); tool != nil {
+			c.toolCodes(tool, kv.Value, child(path, "severity-map"))
+		}
+	}
 	// dependentRequired: a hash is never legal without its command.
 	if kv := has["generated-assertion-hash"]; kv != nil && has["command"] == nil {
 		c.fault(kv.KeyPos, "hash_without_command", "%s: generated-assertion-hash needs the command it was generated with", path)
@@ -394,6 +402,19 @@ func (c *checker) severityMap(n *frontmatter.Node, what string) (map[string]diag
 		}
 	}
 	return m, ok
+}
+
+// toolCodes checks that each key of a built-in tool's severity-map n is a code of the tool.
+func (c *checker) toolCodes(tool *tooldef.Tool, n *frontmatter.Node, what string) {
+	codes := make([]string, len(tool.Codes))
+	for i, ci := range tool.Codes {
+		codes[i] = ci.Code
+	}
+	for _, kv := range n.Entries {
+		if !slices.Contains(codes, kv.Key) {
+			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what+", which names codes of "+tool.Name, codes, "", false))
+		}
+	}
 }
 
 // checkOptions validates a built-in tool:* grader's options with the

@@ -175,7 +175,11 @@ func inlineSchema(named bool) obj {
 	// Each built-in tool's options, rendered from its table (package tooldef).
 	allOf := s["allOf"].([]any)
 	for _, t := range tooldef.Builtins {
-		then := obj{"properties": obj{"options": t.OptionsSchema()}}
+		codes := make([]string, len(t.Codes))
+		for i, ci := range t.Codes {
+			codes[i] = ci.Code
+		}
+		then := obj{"properties": obj{"options": t.OptionsSchema(), "severity-map": obj{"propertyNames": obj{"enum": codes}}}}
 		if t.NeedsOptions() {
 			then["required"] = []string{"options"}
 		}
