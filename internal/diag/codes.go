@@ -142,7 +142,7 @@ var Codes = []CodeInfo{
 		Code: "use_override_not_allowed", Group: "definition", Title: "A use: reference overrides a key it may not override",
 		Outcome: "fail", Severity: "error",
 		Doc:     "A use: entry may override only skip, type, severity, options and weight of the named eval; any other key (grader, command, assertion, target...) would make it a different eval.",
-		Example: "---\nevals:\n  - use: spelling\n    grader: human\n---",
+		Example: "---\nevals:\n  - use: spelling\n    grader: human\n---\nwith a named eval spelling in the config",
 		Fix:     "Delete the key from the use: entry, or define a new inline eval with its own id.",
 	},
 	{
@@ -172,7 +172,7 @@ var Codes = []CodeInfo{
 		Code: "shorthand_names_eval", Group: "note", Title: "A shorthand assertion equals the id of a named eval; write use: to refer to it",
 		Outcome: "fail", Severity: "warning",
 		Doc:     "A string entry is an assertion for an ai judge, yet its text is the id of a named eval of the config: it was probably meant as a reference to that eval.",
-		Example: "---\nevals:\n  - spelling\n---",
+		Example: "---\nevals:\n  - spelling\n---\nwith a named eval spelling in the config",
 		Fix:     "Write - use: spelling to run the named eval; if you really mean an assertion, reword it.",
 	},
 	{

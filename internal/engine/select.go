@@ -134,7 +134,7 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 	r.rep.Scope.Mode = report.ScopePaths
 	r.fromArgs = true
 	sel := &selection{}
-	var given []string
+	var given, files []string // what the run checks; the file PATHs, before dropNonCandidates
 	for _, p := range r.opts.Paths {
 		if dir, ok := r.dirArg(p); ok {
 			// A directory means the files under it that the run selects.
@@ -154,6 +154,9 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		if err != nil {
 			return nil, err
 		}
+		files = append(files, rel)
+	}
+	for _, rel := range r.dropNonCandidates(ctx, files) {
 		given = append(given, rel)
 		if r.pagesM.Match(rel) {
 			sel.pages = append(sel.pages, rel)
@@ -179,6 +182,41 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		}
 	}
 	return sel, nil
+}
+
+// dropNonCandidates removes from files the PATH arguments that are no candidates (README "Which files are
+// checked"): untracked files git ignores, and files of the judge cache's folder. Each one of a reported
+// kind gets a line saying why.
+func (r *run) dropNonCandidates(ctx context.Context, files []string) []string {
+	cache := r.cacheDir()
+	keep := map[string]bool{}
+	if r.isRepo {
+		const batch = 1000 // paths a git command line
+		for i := 0; i < len(files); i += batch {
+			listed, err := gitListFiles(ctx, r.root, files[i:min(i+batch, len(files))]...)
+			if err != nil {
+				return files // no git to ask: every file is a candidate, as without a repository
+			}
+			for _, f := range listed {
+				keep[f] = true
+			}
+		}
+	}
+	return slices.DeleteFunc(files, func(rel string) bool {
+		why := ""
+		switch {
+		case cache != "" && strings.HasPrefix(rel, cache+"/"):
+			why = "it is in the judge cache's folder " + cache
+		case r.isRepo && !keep[rel]:
+			why = "git ignores it"
+		default:
+			return false
+		}
+		if reportedKind(rel) {
+			r.opts.Notice("evalgate: not selected: " + rel + ": " + why)
+		}
+		return true
+	})
 }
 
 // reportedKind reports whether a PATH the run does not select is worth a
@@ -546,11 +584,11 @@ func (r *run) pathArg(p, dirHint string) (string, error) {
 	if !fi.Mode().IsRegular() && !fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
 		return "", usagef("%s: not a regular file (a FIFO, device or socket); evalgate reads only those", p)
 	}
+	if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel)); err != nil {
+		_, why := repofs.Refusal(err) // a symlink, itself or on the way, that leaves the repository or enters .git
+		return "", usagef("%s: %s", p, why)
+	}
 	if fi.IsDir() {
-		if _, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel)); err != nil {
-			_, why := repofs.Refusal(err) // through a symlink on the way
-			return "", usagef("%s: %s", p, why)
-		}
 		return "", usagef("%s: is a directory (%s)", p, dirHint)
 	}
 	return rel, nil
@@ -695,12 +733,15 @@ func listFiles(ctx context.Context, root string, isRepo bool, skip string) ([]st
 	return walkFiles(root, skip)
 }
 
-func gitListFiles(ctx context.Context, root string) ([]string, error) {
+// gitListFiles lists the candidate files of the repository at root (README "Which files are checked"), or
+// of them those that paths (repository-relative files, taken literally) name.
+func gitListFiles(ctx context.Context, root string, paths ...string) ([]string, error) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, err
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false",
-		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--")
+	args := []string{"-C", root, "-c", "core.quotePath=false", "--literal-pathspecs",
+		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"}
+	cmd := exec.CommandContext(ctx, "git", append(args, paths...)...)
 	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -75,8 +75,8 @@ type Seen struct {
 }
 
 // Partial reports whether the run saw only part of the repository (a
-// changed-files run): code scanning must not read its silence as fixes.
-func (r *Report) Partial() bool { return r.Scope.Mode == ScopeChanged }
+// changed-files run, or one of PATH arguments): code scanning must not read its silence as fixes.
+func (r *Report) Partial() bool { return r.Scope.Mode == ScopeChanged || r.Scope.Mode == ScopePaths }
 
 // Tool names the program that wrote the report.
 type Tool struct {

@@ -121,8 +121,8 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		run.WithAutomationDetails(sarif.NewRunAutomationDetails().WithID(id))
 	}
 	if r.Partial() {
-		// A changed-files run: code scanning must not read the absence of a
-		// result as a fix.
+		// A changed-files run, or one of PATH arguments: code scanning must not read the absence of
+		// a result as a fix.
 		run.Properties = sarif.Properties{"partial": true}
 	}
 	log.AddRun(run)

@@ -688,6 +688,12 @@ func TestSARIFRunDetails(t *testing.T) {
 	if got := checkSARIF(t, sample(), writeReport(t, WriteSARIF, sample())).Runs[0].Properties; got != nil {
 		t.Errorf("properties %v for a full run", got)
 	}
+	// A run of PATH arguments saw part of the repository, as a changed-files run did.
+	r = sample()
+	r.Scope.Mode = ScopePaths
+	if got := checkSARIF(t, r, writeReport(t, WriteSARIF, r)).Runs[0].Properties; got["partial"] != true {
+		t.Errorf("properties %v for a run of PATH arguments, want partial", got)
+	}
 }
 
 func TestSARIFRules(t *testing.T) {
