@@ -2,11 +2,14 @@ package engine
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // TestListFilesSkipsCache: nothing under the judge cache folder is a
@@ -43,5 +46,33 @@ func TestListFilesSkipsCache(t *testing.T) {
 				t.Errorf("listFiles = %q, want %q", got, want)
 			}
 		})
+	}
+}
+
+// TestDependentsManyTouched: past maxNeedles touched files, every selected page is a candidate and is
+// confirmed by its frontmatter, so the page whose companion is among them is still re-checked, and a
+// page that reads none of them is not.
+func TestDependentsManyTouched(t *testing.T) {
+	files := map[string]string{
+		"docs/reads.md": "---\nevals:\n  - {id: has, grader: tool:contains, target: {source: file, path: ../data/f0150.txt}, options: {text: x}}\n---\n",
+		"docs/other.md": "---\nevals:\n  - {id: has, grader: tool:contains, options: {text: x}}\n---\nx\n",
+	}
+	var paths []string
+	for i := range maxNeedles + 50 {
+		name := fmt.Sprintf("data/f%04d.txt", i)
+		files[name] = "x\n"
+		paths = append(paths, name)
+	}
+	dir := testfs.Tree(t, files)
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, Paths: paths})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checked []string
+	for _, r := range rep.Results.Slice() {
+		checked = append(checked, r.File)
+	}
+	if !slices.Contains(checked, "docs/reads.md") || slices.Contains(checked, "docs/other.md") {
+		t.Errorf("results for %q: want docs/reads.md only", checked)
 	}
 }
