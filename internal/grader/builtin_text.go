@@ -2,8 +2,10 @@ package grader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
@@ -29,6 +31,9 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	re, option, value, err := tooldef.TextRegexp(in.Options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if err := builtinMatchWork(re, len(in.Target)); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var out builtinFindings
 	if !absent {
@@ -65,6 +70,39 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 		})
 	}
 	return out.done(), ctx.Err()
+}
+
+// builtinMatchBudget bounds the work of one pattern on one target, as the target's bytes times the
+// pattern's compiled instructions (README "Limits"). Go's regexp takes time linear in the target, but in
+// proportion to the pattern's size as well, and cannot be stopped: (?:.?){1000}Z, 13 bytes, compiles to
+// about 2,000 instructions and took 21 s on a 1 MB page (some 10 ns a byte and instruction). At the budget
+// a match takes a few seconds at worst; an ordinary pattern (a few dozen instructions) has it for the
+// largest page evalgate reads.
+const builtinMatchBudget = 1 << 29
+
+// ErrTooMuchWork: a pattern would take more work on its target than builtinMatchBudget (too_large).
+var ErrTooMuchWork = errors.New("more matching work than evalgate allows")
+
+// builtinMatchWork refuses re on a target of n bytes past builtinMatchBudget. A literal is found by a
+// plain search, whatever its length.
+func builtinMatchWork(re *regexp.Regexp, n int) error {
+	if _, complete := re.LiteralPrefix(); complete {
+		return nil
+	}
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil // it compiled as Go's regexp: not reached
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		return nil
+	}
+	if work := int64(len(prog.Inst)) * int64(n); work > builtinMatchBudget {
+		return fmt.Errorf("%w: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
+			"past the %d allowed; simplify the pattern (a counted repeat such as {1000} multiplies it)",
+			ErrTooMuchWork, len(prog.Inst), n, work, int64(builtinMatchBudget))
+	}
+	return nil
 }
 
 // builtinHasMatch says whether re matches a non-empty run of b among its first builtinCountLimit matches

@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"errors"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -223,6 +224,32 @@ func TestBuiltinHasMatch(t *testing.T) {
 			if got, want := builtinHasMatch(re, []byte(text)), every(re, []byte(text)); got != want {
 				t.Errorf("%q on %q: %v, want %v", p, text, got, want)
 			}
+		}
+	}
+}
+
+// TestBuiltinMatchWork: a pattern whose compiled size times the target's bytes is past the budget is
+// refused before it runs (too_large), by tool:contains and tool:absent alike; an ordinary pattern on a
+// large target, and a literal text of any length, are matched.
+func TestBuiltinMatchWork(t *testing.T) {
+	big := strings.Repeat(strings.Repeat("a", 49)+"\n", 1<<15) // 1.6 MB
+	dir := t.TempDir()
+	run := func(name, opts string) error {
+		_, err := builtinTestRun(t, name, &ToolInput{
+			Target: []byte(big), TargetKind: "body", File: "docs/page.md", FirstLine: 1,
+			Dir: dir, OptionsDir: dir, RepoRoot: dir, Options: builtinTestOpts(t, opts), Pages: NewPageCache(),
+		})
+		return err
+	}
+	for _, name := range []string{"tool:contains", "tool:absent"} {
+		if err := run(name, `pattern: "(?:.?){1000}Z"`); !errors.Is(err, ErrTooMuchWork) {
+			t.Errorf("%s, a 2,000-instruction pattern on 1.6 MB: %v, want ErrTooMuchWork", name, err)
+		}
+		if err := run(name, `pattern: '(?i)\b(todo|fixme)\b'`); err != nil {
+			t.Errorf("%s, an ordinary pattern: %v", name, err)
+		}
+		if err := run(name, "text: "+strings.Repeat("b", 5000)); err != nil {
+			t.Errorf("%s, a literal of 5,000 bytes: %v", name, err)
 		}
 	}
 }
