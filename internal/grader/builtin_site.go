@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"golang.org/x/text/unicode/norm"
@@ -109,7 +111,7 @@ type builtinSite struct {
 	repo   string // the repository root, which every folder stays inside
 	root   string // absolute content root
 	static []string
-	ignore []*regexp.Regexp
+	ignore *regexp.Regexp // any of the ignore patterns; nil without them
 }
 
 // builtinTemplated matches a link target holding templating or a shortcode: it is no path to check.
@@ -119,13 +121,9 @@ var builtinTemplated = regexp.MustCompile(`\{\{|\{%|%\}|\}\}`)
 // must stay inside the repository.
 func builtinSiteOf(in *ToolInput) (*builtinSite, error) {
 	name, _ := tooldef.OptString(in.Options, "site")
-	var ignore []*regexp.Regexp
-	for _, p := range tooldef.OptList(in.Options, "ignore") {
-		re, err := shape.Compile(p) // CheckOptions compiled it already: this is the same one
-		if err != nil {
-			return nil, fmt.Errorf("ignore pattern %q: %v", p, err)
-		}
-		ignore = append(ignore, re)
+	ignore, err := builtinIgnore(tooldef.OptList(in.Options, "ignore"))
+	if err != nil {
+		return nil, err
 	}
 	preset := builtinPresets[name]
 	if preset == nil {
@@ -176,13 +174,64 @@ func (s *builtinSite) skip(target string) bool {
 	if builtinTemplated.MatchString(target) {
 		return true
 	}
-	for _, re := range s.ignore {
-		if re.MatchString(target) {
-			return true
+	return s.ignore != nil && s.ignore.MatchString(target)
+}
+
+// builtinIgnore compiles tool:links' ignore patterns into one alternation, each a group of its own (a
+// flag such as (?i) lasts to its group's end), so a link is tried once, not once a pattern: 16,000
+// patterns over 10,000 links took a minute, and shape.Compile, which keeps no expression past 4 KiB or
+// its 4,096th, compiled every one again for each page. The alternation is remembered whole, for the few
+// lists a run has (builtinIgnoreMax).
+func builtinIgnore(patterns []string) (*regexp.Regexp, error) {
+	if len(patterns) == 0 {
+		return nil, nil
+	}
+	if len(patterns) == 1 {
+		return builtinCompileIgnore(patterns[0])
+	}
+	key := strings.Join(patterns, "\x00")
+	if re, ok := builtinIgnores.Load(key); ok {
+		return re.(*regexp.Regexp), nil
+	}
+	var b strings.Builder
+	for i, p := range patterns {
+		if i > 0 {
+			b.WriteByte('|')
+		}
+		b.WriteString("(?:" + p + ")")
+	}
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		for _, p := range patterns { // name the pattern at fault (CheckOptions has refused it already)
+			if _, err := builtinCompileIgnore(p); err != nil {
+				return nil, err
+			}
+		}
+		return nil, fmt.Errorf("ignore patterns: %v", err)
+	}
+	if builtinIgnoreN.Load() < builtinIgnoreMax {
+		if _, loaded := builtinIgnores.LoadOrStore(key, re); !loaded {
+			builtinIgnoreN.Add(1)
 		}
 	}
-	return false
+	return re, nil
 }
+
+func builtinCompileIgnore(p string) (*regexp.Regexp, error) {
+	re, err := shape.Compile(p) // CheckOptions compiled it already: this is the same one
+	if err != nil {
+		return nil, fmt.Errorf("ignore pattern %q: %v", p, err)
+	}
+	return re, nil
+}
+
+// builtinIgnoreMax bounds the ignore lists remembered: a config's evals have a few.
+const builtinIgnoreMax = 64
+
+var (
+	builtinIgnores sync.Map // patterns joined by NUL -> their alternation
+	builtinIgnoreN atomic.Int32
+)
 
 // builtinSiteIndex maps the site's URLs to their page files.
 type builtinSiteIndex struct {

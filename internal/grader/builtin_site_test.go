@@ -3,7 +3,9 @@ package grader
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -133,5 +135,28 @@ func TestBuiltinCategorySlug(t *testing.T) {
 	}
 	if got := builtinCategorySlug(filepath.Join(dir, "none.json")); got != "" {
 		t.Errorf("no file: slug %q", got)
+	}
+}
+
+// TestBuiltinIgnore: the alternation of the ignore patterns matches a link exactly when one of them does,
+// each keeping its own flags and anchors.
+func TestBuiltinIgnore(t *testing.T) {
+	patterns := []string{`(?i)^HTTPS?://example\.com`, `^/api/`, `\.pdf$`, `x{2}`}
+	re, err := builtinIgnore(patterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, link := range []string{"http://EXAMPLE.com/a", "https://example.org", "/api/v1", "/docs/api/", "a.pdf", "a.PDF",
+		"xx", "x", "HTTPS://example.com", "/API/v1", ""} {
+		any := false
+		for _, p := range patterns {
+			any = any || regexp.MustCompile(p).MatchString(link)
+		}
+		if got := re.MatchString(link); got != any {
+			t.Errorf("%q: the alternation says %v, the patterns %v", link, got, any)
+		}
+	}
+	if _, err := builtinIgnore([]string{"ok", "a("}); err == nil || !strings.Contains(err.Error(), `"a("`) {
+		t.Errorf("a bad pattern: %v, want it named", err)
 	}
 }
