@@ -264,6 +264,10 @@ func (p *parser) evals(n *frontmatter.Node) {
 
 // suites reads `suites`: name -> {target-pass-rate, evals, pages, exclude}.
 func (p *parser) suites(n *frontmatter.Node) {
+	if n.Kind == frontmatter.Map && len(n.Entries) > maxSuites {
+		p.k.Fault(n.Pos, "invalid_value", "suites holds %d suites; evalgate reads at most %d", len(n.Entries), maxSuites)
+		return
+	}
 	p.each(n, "suites", func(kv *frontmatter.Entry, what string) {
 		if kv.Key == "" {
 			p.k.Fault(kv.KeyPos, "invalid_value", "suites: a suite name must not be empty")

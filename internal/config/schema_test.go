@@ -2,6 +2,7 @@ package config_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -115,6 +116,27 @@ func TestSchemaAgrees(t *testing.T) {
 		"version: 1\nai: {max-output-tokens: 9007199254740993}",
 	} {
 		examples = append(examples, example{text, text})
+	}
+	// The bounds of README "Limits": 1,000 globs a list, 1,000 suites.
+	globs := func(n int) string { return "[" + strings.Repeat("'a/*.md', ", n-1) + "'b.md']" }
+	suites := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "  s%d: {evals: [A.]}\n", i)
+		}
+		return b.String()
+	}
+	for _, ex := range []example{
+		{"1,000 globs", "version: 1\npages: {exclude: " + globs(1000) + "}"},
+		{"1,001 globs", "version: 1\npages: {exclude: " + globs(1001) + "}"},
+		{"1,001 suite globs", "version: 1\nsuites: {s: {evals: [A.], pages: " + globs(1001) + "}}"},
+		{"1,000 suites", "version: 1\nsuites:\n" + suites(1000)},
+		{"1,001 suites", "version: 1\nsuites:\n" + suites(1001)},
+	} {
+		if _, faults := config.Parse([]byte(ex.text), "c.yaml", "/r"); (len(faults) == 0) != strings.HasPrefix(ex.name, "1,000") {
+			t.Errorf("%s: faults %s", ex.name, render(faults))
+		}
+		examples = append(examples, ex)
 	}
 	for _, ex := range examples {
 		_, faults := config.Parse([]byte(ex.text), "c.yaml", "/r")

@@ -188,6 +188,10 @@ func (k *Checker) list(n *frontmatter.Node, t *Type, what string) bool {
 		k.Fault(n.Pos, "invalid_value", "%s must not be an empty list", what)
 		return false
 	}
+	if t.MaxItems > 0 && len(n.Items) > t.MaxItems {
+		k.Fault(n.Pos, "invalid_value", "%s holds %d items; evalgate reads at most %d", what, len(n.Items), t.MaxItems)
+		return false
+	}
 	ok := true
 	seen := map[string]bool{}
 	for i, it := range n.Items {

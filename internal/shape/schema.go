@@ -20,6 +20,9 @@ func (t *Type) JSONSchema() map[string]any {
 		if t.Kind == List && t.NonEmpty {
 			s["minItems"] = 1
 		}
+		if t.Kind == List && t.MaxItems > 0 {
+			s["maxItems"] = t.MaxItems
+		}
 		return s
 	}
 	s := map[string]any{}
@@ -69,6 +72,9 @@ func (t *Type) JSONSchema() map[string]any {
 		s["type"] = "array"
 		if t.NonEmpty {
 			s["minItems"] = 1
+		}
+		if t.MaxItems > 0 {
+			s["maxItems"] = t.MaxItems
 		}
 		if t.Unique {
 			s["uniqueItems"] = true

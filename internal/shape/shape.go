@@ -45,9 +45,11 @@ type Type struct {
 	// RangeHint follows a range fault's message ("write skip: true to disable an eval").
 	RangeHint string
 
-	// Items is the Type of a List's items (nil: any); Unique forbids equal String items.
-	Items  *Type
-	Unique bool
+	// Items is the Type of a List's items (nil: any); Unique forbids equal String items; MaxItems, when
+	// above 0, bounds a List's length (README "Limits").
+	Items    *Type
+	Unique   bool
+	MaxItems int
 
 	// Object is the shape of a Map (nil: any mapping).
 	Object *Object
