@@ -41,7 +41,41 @@ func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builti
 	return l.abs, l.st, l.why
 }
 
+// builtinLocateNow locates a path whose folder is located first (and cached): only its last component is
+// examined here, unless it is a symlink. Locating each path whole cost a stat of every folder on its way,
+// each a walk of the path so far, for every link: 4,000 links 400 folders deep took 29 s.
 func (c *PageCache) builtinLocateNow(root, base, rel string) (abs string, st builtinPathState, why error) {
+	abs = filepath.Join(base, rel)
+	croot := filepath.Clean(root)
+	sep := string(filepath.Separator)
+	dir, name := filepath.Dir(abs), filepath.Base(abs)
+	if abs == croot || !strings.HasPrefix(dir+sep, croot+sep) || strings.EqualFold(name, ".git") {
+		return c.builtinLocateWhole(root, base, rel)
+	}
+	if _, dst, dwhy := c.builtinLocate(root, dir, "."); dst != builtinPathDir {
+		if dst == builtinPathOutside {
+			return abs, builtinPathOutside, dwhy
+		}
+		return abs, builtinPathMissing, nil // in a folder that is missing, or a file
+	}
+	fi, err := os.Lstat(abs)
+	switch {
+	case err != nil:
+		return abs, builtinPathMissing, nil
+	case fi.Mode()&os.ModeSymlink != 0:
+		return c.builtinLocateWhole(root, base, rel)
+	}
+	if names := c.builtinListing(dir); names != nil && !names[name] {
+		return abs, builtinPathMissing, nil // spelt in another case
+	}
+	if fi.IsDir() {
+		return abs, builtinPathDir, nil
+	}
+	return abs, builtinPathFile, nil
+}
+
+// builtinLocateWhole locates a path by resolving it whole.
+func (c *PageCache) builtinLocateWhole(root, base, rel string) (abs string, st builtinPathState, why error) {
 	abs, why = repofs.Within(root, base, rel)
 	if why != nil {
 		return abs, builtinPathOutside, why
