@@ -52,8 +52,10 @@ func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) 
 			add(v)
 		case up == "GIT_CONFIG_PARAMETERS":
 			add(v)
-			for _, pv := range envGitParameterValues(v) {
-				add(pv)
+			for _, st := range envGitParameters(v) {
+				if st.hasValue {
+					add(st.value)
+				}
 			}
 			for _, ui := range envURLUserinfo(v) {
 				add(ui)
@@ -72,12 +74,18 @@ func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) 
 	return kept, removed
 }
 
-// envGitParameterValues returns the values in a GIT_CONFIG_PARAMETERS string, which git writes as
-// space-separated shell-quoted items, each 'key'='value' (or the older 'key=value'; a key alone has no
-// value). A single quote or '!' inside a quoted word is written by closing the quotes, a backslash, the
-// character, and opening them again. A malformed string yields the values read before the fault.
-func envGitParameterValues(s string) []string {
-	var out []string
+// gitSetting is one setting of GIT_CONFIG_PARAMETERS: a key with its value, or a key alone.
+type gitSetting struct {
+	key, value string
+	hasValue   bool
+}
+
+// envGitParameters reads a GIT_CONFIG_PARAMETERS string, which git writes as space-separated
+// shell-quoted items, each 'key'='value' (or the older 'key=value'; a key alone has no value). A single
+// quote or '!' inside a quoted word is written by closing the quotes, a backslash, the character, and
+// opening them again. A malformed string yields the settings read before the fault.
+func envGitParameters(s string) []gitSetting {
+	var out []gitSetting
 	for {
 		s = strings.TrimLeft(s, " ")
 		if s == "" {
@@ -92,15 +100,19 @@ func envGitParameterValues(s string) []string {
 			if !ok {
 				return out
 			}
-			out = append(out, value)
+			out = append(out, gitSetting{key, value, true})
 			s = rest2
 			continue
 		}
-		if _, v, found := strings.Cut(key, "="); found {
-			out = append(out, v)
-		}
+		k, v, found := strings.Cut(key, "=")
+		out = append(out, gitSetting{k, v, found})
 		s = rest
 	}
+}
+
+// gitQuote single-quotes s as git does: a quote or '!' closes the quotes, is escaped, and opens them again.
+func gitQuote(s string) string {
+	return "'" + strings.NewReplacer("'", `'\''`, "!", `'\!'`).Replace(s) + "'"
 }
 
 // envSingleQuoted reads one shell single-quoted word at the start of s, joining quoted parts separated by
@@ -189,9 +201,13 @@ func gitLocalUnit(unit map[string]string) []string {
 	var out []string
 	if params, ok := unit["GIT_CONFIG_PARAMETERS"]; ok {
 		var kept []string
-		for _, kv := range gitParameters(params) {
-			if gitLocalSetting(kv[0]) {
-				kept = append(kept, gitQuote(kv[0])+"="+gitQuote(kv[1]))
+		for _, st := range envGitParameters(params) {
+			switch {
+			case !gitLocalSetting(st.key):
+			case st.hasValue:
+				kept = append(kept, gitQuote(st.key)+"="+gitQuote(st.value))
+			default:
+				kept = append(kept, gitQuote(st.key))
 			}
 		}
 		if kept != nil {
@@ -213,52 +229,6 @@ func gitLocalUnit(unit map[string]string) []string {
 	}
 	return out
 }
-
-// gitParameters reads GIT_CONFIG_PARAMETERS, git's single-quoted settings: 'key'='value' (or the older
-// 'key=value'), separated by spaces. What does not read is dropped.
-func gitParameters(s string) [][2]string {
-	var out [][2]string
-	word := func() (string, bool) {
-		var b strings.Builder
-		if !strings.HasPrefix(s, "'") {
-			return "", false
-		}
-		for s = s[1:]; ; {
-			i := strings.IndexByte(s, '\'')
-			if i < 0 {
-				return "", false
-			}
-			b.WriteString(s[:i])
-			s = s[i+1:]
-			if !strings.HasPrefix(s, "\\''") { // an escaped quote: '\''
-				return b.String(), true
-			}
-			b.WriteByte('\'')
-			s = s[3:]
-		}
-	}
-	for s = strings.TrimLeft(s, " "); s != ""; s = strings.TrimLeft(s, " ") {
-		key, ok := word()
-		if !ok {
-			return out
-		}
-		if rest, ok := strings.CutPrefix(s, "="); ok {
-			s = rest
-			value, ok := word()
-			if !ok {
-				return out
-			}
-			out = append(out, [2]string{key, value})
-			continue
-		}
-		k, v, _ := strings.Cut(key, "=")
-		out = append(out, [2]string{k, v})
-	}
-	return out
-}
-
-// gitQuote single-quotes s as git does.
-func gitQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // redactMinLen is the shortest secret Redact replaces, in bytes: shorter values ("1", "true") would mask
 // ordinary output.

@@ -180,23 +180,23 @@ func TestScrubEnvGitConfigUnit(t *testing.T) {
 	runScrubCases(t, env, tests)
 }
 
-func TestEnvGitParameterValues(t *testing.T) {
+func TestEnvGitParameters(t *testing.T) {
 	tests := []struct {
 		in   string
-		want []string
+		want []gitSetting
 	}{
 		{"", nil},
-		{"'a.b'='v1'", []string{"v1"}},
-		{"'a.b'='v1' 'c.d'='v 2'", []string{"v1", "v 2"}},
-		{"'a.b=old style'", []string{"old style"}},
-		{"'a.b'", nil}, // a key alone: true
-		{"'a.b'='it'\\''s' 'c.d'='bang'\\!''", []string{"it's", "bang!"}},
+		{"'a.b'='v1'", []gitSetting{{"a.b", "v1", true}}},
+		{"'a.b'='v1' 'c.d'='v 2'", []gitSetting{{"a.b", "v1", true}, {"c.d", "v 2", true}}},
+		{"'a.b=old style'", []gitSetting{{"a.b", "old style", true}}},
+		{"'a.b'", []gitSetting{{"a.b", "", false}}}, // a key alone: true
+		{"'a.b'='it'\\''s' 'c.d'='bang'\\!''", []gitSetting{{"a.b", "it's", true}, {"c.d", "bang!", true}}},
 		{"'a.b'='unterminated", nil},
-		{"'a.b'='v1' junk", []string{"v1"}},
+		{"'a.b'='v1' junk", []gitSetting{{"a.b", "v1", true}}},
 	}
 	for _, tt := range tests {
-		if got := envGitParameterValues(tt.in); !slices.Equal(got, tt.want) {
-			t.Errorf("envGitParameterValues(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := envGitParameters(tt.in); !slices.Equal(got, tt.want) {
+			t.Errorf("envGitParameters(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}
 }
@@ -326,17 +326,20 @@ func TestScrubEnvGitConfigChild(t *testing.T) {
 	})
 }
 
-// FuzzGitParameters: reading GIT_CONFIG_PARAMETERS never panics, and what it reads, quoted again as git
-// quotes it, reads back the same.
+// FuzzGitParameters: reading GIT_CONFIG_PARAMETERS never panics, and each setting it reads, quoted again as
+// git quotes it, reads back the same.
 func FuzzGitParameters(f *testing.F) {
-	for _, s := range []string{"", "'a'='b'", "'a=b' 'c'='d'", `'core.x'='it'\''s'`, "'a", "'a'=", "x 'y'", `'\''`} {
+	for _, s := range []string{"", "'a'='b'", "'a=b' 'c'='d'", `'core.x'='it'\''s'`, "'a", "'a'=", "x 'y'", `'\''`, `'a'='b'\!''`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, kv := range gitParameters(s) {
-			again := gitParameters(gitQuote(kv[0]) + "=" + gitQuote(kv[1]))
-			if len(again) != 1 || again[0] != kv {
-				t.Fatalf("%q: %q reads back as %q", s, kv, again)
+		for _, st := range envGitParameters(s) {
+			quoted := gitQuote(st.key)
+			if st.hasValue {
+				quoted += "=" + gitQuote(st.value)
+			}
+			if again := envGitParameters(quoted); len(again) != 1 || again[0] != st {
+				t.Fatalf("%q: %+v reads back as %+v", s, st, again)
 			}
 		}
 	})
