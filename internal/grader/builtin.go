@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
@@ -90,6 +91,8 @@ func LookupBuiltin(name string) *Tool {
 // during a run.
 type PageCache struct {
 	entries sync.Map // string key -> *builtinCacheEntry
+	// anchorBytes estimates the memory of the linked pages' anchors cached (builtinAnchorBudget).
+	anchorBytes atomic.Int64
 }
 
 // NewPageCache returns an empty cache.

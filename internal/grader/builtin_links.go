@@ -348,6 +348,7 @@ func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, a
 		ids  map[string]bool
 		open bool
 	}
+	var size int64 // set when this call parsed the page
 	v, err := c.builtinGet("anchors\x00"+site.name+"\x00"+abs, func() (any, error) {
 		// A linked page past the limit gives the anchors of its first BodyLimit bytes.
 		data, err := repofs.ReadFile(abs, repofs.BodyLimit)
@@ -369,11 +370,34 @@ func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, a
 			return nil, err
 		}
 		builtinHTMLAnchors(a.ids, jsx)
+		size = 128 + int64(len(abs))
+		for id := range a.ids {
+			size += 48 + int64(len(id))
+		}
 		return a, nil
 	})
+	if size > 0 && c.anchorBytes.Add(size) > builtinAnchorBudget {
+		c.dropAnchors()
+	}
 	if err != nil {
 		return nil, false, err
 	}
 	a := v.(anchors)
 	return a.ids, a.open, nil
+}
+
+// builtinAnchorBudget bounds the memory of the linked pages' anchors a run keeps (README "Memory"): a
+// site of 64,000 pages that link to each other's headings kept 162 MB of them. Past it, every cached
+// page's anchors are dropped, and a page linked again is parsed again.
+var builtinAnchorBudget int64 = 32 << 20
+
+// dropAnchors forgets every linked page's anchors (those being read meanwhile are kept by their callers).
+func (c *PageCache) dropAnchors() {
+	c.entries.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), "anchors\x00") {
+			c.entries.Delete(k)
+		}
+		return true
+	})
+	c.anchorBytes.Store(0)
 }

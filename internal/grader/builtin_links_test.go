@@ -352,3 +352,40 @@ func TestBuiltinLocateExactCase(t *testing.T) {
 		t.Errorf(".: state %v, want a directory", st)
 	}
 }
+
+// TestBuiltinAnchorBudget: past the budget, the cached anchors of linked pages are dropped and read
+// again when linked again, so what a run keeps stays bounded, and every verdict is the same.
+func TestBuiltinAnchorBudget(t *testing.T) {
+	defer func(b int64) { builtinAnchorBudget = b }(builtinAnchorBudget)
+	builtinAnchorBudget = 1 << 10
+	var body strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&body, "[t%d](t%d.md#heading-%d) [bad%d](t%d.md#nope)\n\n", i, i, i, i, i)
+	}
+	repo, in := builtinLinksRepo(t, body.String()+body.String()) // each page linked twice, far apart
+	for i := range 40 {
+		builtinTestWrite(t, filepath.Join(repo, "docs", fmt.Sprintf("t%d.md", i)), fmt.Sprintf("# Heading %d\n\n%s\n", i, strings.Repeat("## Filler\n\n", 20)))
+	}
+	got, err := builtinTestRun(t, "tool:links", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 80 {
+		t.Errorf("%d findings, want the 80 missing anchors", len(got))
+	}
+	for _, f := range got {
+		if f.Code != "missing_anchor" || !strings.Contains(f.Key, "#nope") {
+			t.Errorf("finding %s %q", f.Code, f.Key)
+		}
+	}
+	n := 0
+	in.Pages.entries.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), "anchors\x00") {
+			n++
+		}
+		return true
+	})
+	if n > 10 || in.Pages.anchorBytes.Load() > builtinAnchorBudget {
+		t.Errorf("%d pages' anchors (%d bytes) kept past a budget of %d bytes", n, in.Pages.anchorBytes.Load(), builtinAnchorBudget)
+	}
+}
