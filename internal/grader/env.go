@@ -175,7 +175,8 @@ func GitEnv(env []string) []string {
 		name := envpolicy.Name(kv)
 		switch {
 		case envpolicy.GitConfigUnit(name):
-			unit[strings.ToUpper(name)] = kv[len(name)+1:]
+			_, v, _ := strings.Cut(kv[len(name):], "=") // an entry may lack '=' (a hostile parent's)
+			unit[strings.ToUpper(name)] = v
 			if at < 0 {
 				at = len(out)
 			}

@@ -253,6 +253,10 @@ func TestGitEnvDropsTokenSettings(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("GitEnv:\n got %q\nwant %q", got, want)
 	}
+	// An entry without '=', which a parent can put in an environment, is no value and no crash.
+	if got := GitEnv([]string{"GIT_CONFIG_COUNT", "PATH=/bin"}); !slices.Equal(got, []string{"PATH=/bin"}) {
+		t.Errorf("GitEnv of an entry without =: %q, want [PATH=/bin]", got)
+	}
 	for _, kv := range got {
 		if strings.Contains(kv, "basic") || strings.Contains(kv, "ghs_y") || strings.Contains(kv, "bearer") {
 			t.Errorf("a token setting reached git: %q", kv)
