@@ -110,11 +110,10 @@ func providerSchema() obj {
 			"required":   []string{"api-key-env"},
 		}},
 	}
+	// What the table's types say, and what Parse adds to them.
 	props := s["properties"].(map[string]any)
-	props["base-url"] = obj{"type": "string", "pattern": anyCase(`^HTTPS?://[^/?#@\s]+([/?#]\S*)?$`)}
-	props["api-key-env"] = obj{"type": "string", "pattern": `^[A-Za-z_][A-Za-z0-9_]*$`,
-		"not": obj{"pattern": anyCase(`^(GITHUB_|ACTIONS_|RUNNER_)`)}}
-	props["headers"] = obj{"type": "object", "additionalProperties": obj{"type": "string"},
-		"propertyNames": obj{"not": obj{"pattern": anyCase(`^(` + strings.ToUpper(strings.Join(secretHeaders, "|")) + `)$`)}}}
+	props["base-url"].(map[string]any)["pattern"] = anyCase(`^HTTPS?://[^/?#@\s]+([/?#]\S*)?$`)
+	props["api-key-env"].(map[string]any)["not"] = obj{"pattern": anyCase(`^(GITHUB_|ACTIONS_|RUNNER_)`)}
+	props["headers"].(map[string]any)["propertyNames"] = obj{"not": obj{"pattern": anyCase(`^(` + strings.ToUpper(strings.Join(secretHeaders, "|")) + `)$`)}}
 	return s
 }

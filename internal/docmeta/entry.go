@@ -406,10 +406,7 @@ func (c *checker) severityMap(n *frontmatter.Node, what string) (map[string]diag
 
 // toolCodes checks that each key of a built-in tool's severity-map n is a code of the tool.
 func (c *checker) toolCodes(tool *tooldef.Tool, n *frontmatter.Node, what string) {
-	codes := make([]string, len(tool.Codes))
-	for i, ci := range tool.Codes {
-		codes[i] = ci.Code
-	}
+	codes := tool.CodeNames()
 	for _, kv := range n.Entries {
 		if !slices.Contains(codes, kv.Key) {
 			c.fault(kv.KeyPos, "unknown_key", "%s", shape.UnknownKeyOf(kv.Key, what+", which names codes of "+tool.Name, codes, "", false))

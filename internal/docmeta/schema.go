@@ -175,11 +175,7 @@ func inlineSchema(named bool) obj {
 	// Each built-in tool's options, rendered from its table (package tooldef).
 	allOf := s["allOf"].([]any)
 	for _, t := range tooldef.Builtins {
-		codes := make([]string, len(t.Codes))
-		for i, ci := range t.Codes {
-			codes[i] = ci.Code
-		}
-		then := obj{"properties": obj{"options": t.OptionsSchema(), "severity-map": obj{"propertyNames": obj{"enum": codes}}}}
+		then := obj{"properties": obj{"options": t.OptionsSchema(), "severity-map": obj{"propertyNames": obj{"enum": t.CodeNames()}}}}
 		if t.NeedsOptions() {
 			then["required"] = []string{"options"}
 		}

@@ -39,9 +39,14 @@ func LookupCode(code string) (diag.CodeInfo, bool) {
 }
 
 // CodeNames returns every registered code, in registry order.
-func CodeNames() []string {
-	names := make([]string, len(Codes))
-	for i, c := range Codes {
+func CodeNames() []string { return codeNames(Codes) }
+
+// CodeNames returns the codes the tool gives, in its order.
+func (t *Tool) CodeNames() []string { return codeNames(t.Codes) }
+
+func codeNames(codes []diag.CodeInfo) []string {
+	names := make([]string, len(codes))
+	for i, c := range codes {
 		names[i] = c.Code
 	}
 	return names
