@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 
+	"github.com/evalgate/evalgate/internal/shape"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -89,18 +89,11 @@ func builtinMatchWork(re *regexp.Regexp, n int) error {
 	if _, complete := re.LiteralPrefix(); complete {
 		return nil
 	}
-	parsed, err := syntax.Parse(re.String(), syntax.Perl)
-	if err != nil {
-		return nil // it compiled as Go's regexp: not reached
-	}
-	prog, err := syntax.Compile(parsed.Simplify())
-	if err != nil {
-		return nil
-	}
-	if work := int64(len(prog.Inst)) * int64(n); work > builtinMatchBudget {
+	insts := shape.Insts(re) // counted once for a pattern graded on many pages
+	if work := int64(insts) * int64(n); work > builtinMatchBudget {
 		return fmt.Errorf("%w: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
 			"past the %d allowed; simplify the pattern (a counted repeat such as {1000} multiplies it)",
-			ErrTooMuchWork, len(prog.Inst), n, work, int64(builtinMatchBudget))
+			ErrTooMuchWork, insts, n, work, int64(builtinMatchBudget))
 	}
 	return nil
 }

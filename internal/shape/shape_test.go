@@ -218,3 +218,26 @@ func TestCompile(t *testing.T) {
 		t.Errorf("a long expression: %v %v, kept %v", err1, err2, l1 == l2)
 	}
 }
+
+// TestInsts: the instruction count is the compiled program's, the same whether Compile kept the
+// expression (counted once) or not (an expression past maxCompiledLen).
+func TestInsts(t *testing.T) {
+	kept, err := Compile(`(?:.?){1000}Z`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := Insts(kept); got != 2003 {
+		t.Errorf("Insts((?:.?){1000}Z) = %d, want 2003", got)
+	}
+	if again := Insts(kept); again != 2003 {
+		t.Errorf("counted again: %d", again)
+	}
+	long := strings.Repeat("a?", maxCompiledLen) + "b"
+	re, err := Compile(long)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Insts(re), instCount(long); got != want || got < maxCompiledLen {
+		t.Errorf("Insts of an expression not kept = %d, want %d", got, want)
+	}
+}
