@@ -261,16 +261,11 @@ func (s *scanner) peek() byte {
 // object reads an object whose keys are among allowed (nil: any), calling member with the key's
 // index and name, its value next.
 func (s *scanner) object(allowed []string, member func(k int, name []byte) bool) bool {
-	if s.peek() != '{' || s.depth >= maxScanDepth {
-		return false
+	empty, ok := s.enter('{', '}')
+	if !ok || empty {
+		return ok
 	}
-	s.depth++
 	defer func() { s.depth-- }()
-	s.i++
-	if s.peek() == '}' {
-		s.i++
-		return true
-	}
 	var seen uint32                // the allowed keys met
 	var names [maxAnyKeys][2]int32 // where the keys met are in s.b, when any key is allowed
 	for n := 0; ; n++ {
@@ -312,18 +307,29 @@ func (s *scanner) object(allowed []string, member func(k int, name []byte) bool)
 	}
 }
 
-// array reads an array, calling item for each element.
-func (s *scanner) array(item func() bool) bool {
-	if s.peek() != '[' || s.depth >= maxScanDepth {
-		return false
+// enter passes the open bracket of an object or array and says whether the value is empty, which it
+// then passes whole. A value it enters and does not pass adds to the depth, which the caller gives back
+// once past the close bracket. Past maxScanDepth it says it is not sure.
+func (s *scanner) enter(open, close byte) (empty, ok bool) {
+	if s.peek() != open || s.depth >= maxScanDepth {
+		return false, false
+	}
+	s.i++
+	if s.peek() == close {
+		s.i++
+		return true, true
 	}
 	s.depth++
-	defer func() { s.depth-- }()
-	s.i++
-	if s.peek() == ']' {
-		s.i++
-		return true
+	return false, true
+}
+
+// array reads an array, calling item for each element.
+func (s *scanner) array(item func() bool) bool {
+	empty, ok := s.enter('[', ']')
+	if !ok || empty {
+		return ok
 	}
+	defer func() { s.depth-- }()
 	for {
 		if !item() {
 			return false

@@ -114,16 +114,26 @@ func formatNumber(n *Node) string {
 	if probe.Kind == Number && (probe.Num == n.Num || math.IsNaN(probe.Num) && math.IsNaN(n.Num)) {
 		return n.Text
 	}
-	switch v := n.Num; {
-	case math.IsNaN(v):
-		return ".nan"
-	case math.IsInf(v, 1):
-		return ".inf"
-	case math.IsInf(v, -1):
-		return "-.inf"
-	case v == math.Trunc(v) && math.Abs(v) < 1e21:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	default:
-		return strconv.FormatFloat(v, 'g', -1, 64)
+	v := n.Num
+	if s, ok := specialFloat(v, ".nan", ".inf"); ok {
+		return s
 	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// specialFloat spells v when it is NaN or an infinity, as a syntax spells them: nan, inf, and "-"
+// before inf (YAML's core schema: .nan, .inf; TOML: nan, inf).
+func specialFloat(v float64, nan, inf string) (string, bool) {
+	switch {
+	case math.IsNaN(v):
+		return nan, true
+	case math.IsInf(v, 1):
+		return inf, true
+	case math.IsInf(v, -1):
+		return "-" + inf, true
+	}
+	return "", false
 }

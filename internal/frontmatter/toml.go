@@ -233,14 +233,10 @@ func (c *tomlConv) list(items []any, id pathID, pos diag.Pos, depth int) *Node {
 	return n
 }
 
+// formatTOMLFloat spells a TOML float as TOML writes it: nan, inf and -inf for the special values.
 func formatTOMLFloat(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "nan"
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
+	if s, ok := specialFloat(v, "nan", "inf"); ok {
+		return s
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }

@@ -47,6 +47,9 @@ inline = {a = 1, b = {c = "d"}}
 	if v := at(t, n, "nan"); v.Kind != Number || !math.IsNaN(v.Num) || v.Text != "nan" {
 		t.Errorf("nan = %s %v %q", v.TypeName(), v.Num, v.Text)
 	}
+	if v := at(t, n, "inf"); v.Text != "-inf" {
+		t.Errorf("inf spelled %q, want -inf", v.Text)
+	}
 	if v := at(t, n, "exp"); !v.IsInt() {
 		t.Errorf("1e3 is not integral")
 	}
