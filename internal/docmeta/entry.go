@@ -154,6 +154,8 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 	ev = newEval(n.Pos, origin)
 	has := map[string]*frontmatter.Entry{}
 	graderOK := true // grader absent or valid: the conditionals can be judged
+	plain := map[string]*string{"assertion": &ev.Assertion, "type": &ev.Type, "grader": &ev.Grader,
+		"provider": &ev.Provider, "model": &ev.Model, "evidence": &ev.Evidence} // the fields taken as written
 	for i := range n.Entries {
 		kv := &n.Entries[i]
 		v, what := kv.Value, child(path, kv.Key)
@@ -174,21 +176,13 @@ func (c *checker) checkInline(n *frontmatter.Node, path string, origin Origin, n
 			graderOK = graderOK && kv.Key != "grader"
 			continue
 		}
+		if to := plain[kv.Key]; to != nil {
+			*to = v.Text
+			continue
+		}
 		switch kv.Key {
 		case "id":
 			id, idPos, ev.ID = v.Text, v.Pos, v.Text
-		case "assertion":
-			ev.Assertion = v.Text
-		case "type":
-			ev.Type = v.Text
-		case "grader":
-			ev.Grader = v.Text
-		case "provider":
-			ev.Provider = v.Text
-		case "model":
-			ev.Model = v.Text
-		case "evidence":
-			ev.Evidence = v.Text
 		case "runs":
 			ev.Runs = int(v.Num)
 		case "target":
