@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os/exec"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -85,10 +86,12 @@ func processesInTurns(b *testing.B, dir string, code int, bin string, runs []pro
 	b.ResetTimer()
 	for range b.N {
 		for i, r := range runs {
+			debug.FreeOSMemory() // each one starts with this process idle, its garbage collected
 			t, rss := measureProcess(b, dir, code, bin, r.args...)
 			took[i], peak[i] = took[i]+t, max(peak[i], rss)
 		}
 		for j, s := range sticks {
+			debug.FreeOSMemory()
 			t, rss := s.run()
 			i := len(runs) + j
 			took[i], peak[i] = took[i]+t, max(peak[i], rss)
