@@ -80,7 +80,11 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	if len(built) > 0 {
 		// One question to git for the page's broken links. A finding dropped here leaves room that
 		// findings past MaxFindings, counted and not kept, do not take back.
-		gen := site.builtPages(ctx, site.index(pages), built)
+		ix, err := site.index(ctx, pages)
+		if err != nil {
+			return nil, err
+		}
+		gen := site.builtPages(ctx, ix, built)
 		drop := map[int]bool{}
 		for i, g := range gen {
 			drop[at[i]] = g
@@ -204,7 +208,10 @@ func (lc *builtinLinkCheck) checkAnchor(written, frag, abs string, st builtinPat
 // to the page, or a URL relative to the page's own URL, as a browser resolves it.
 func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Finding, error) {
 	s, root := lc.site, filepath.Clean(lc.in.RepoRoot)
-	ix := s.index(lc.pages)
+	ix, err := s.index(lc.ctx, lc.pages)
+	if err != nil {
+		return nil, err
+	}
 	found := func(abs string) (*Finding, error) {
 		return lc.checkAnchor(written, frag, abs, builtinPathFile, map[string]any{})
 	}

@@ -1,6 +1,7 @@
 package grader
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -275,13 +276,21 @@ func (s *builtinSite) key(p string) string {
 	return p
 }
 
-// index returns the site's URL index, built once per site and root.
-func (s *builtinSite) index(c *PageCache) *builtinSiteIndex {
-	v, _ := c.builtinGet("site\x00"+s.name+"\x00"+s.root, func() (any, error) {
-		return s.build(), nil
+// index returns the site's URL index, built once per site and root. A build the run's end stops (a
+// signal: README "Exit statuses") is the run's error, for every page that asks.
+func (s *builtinSite) index(ctx context.Context, c *PageCache) (*builtinSiteIndex, error) {
+	v, err := c.builtinGet("site\x00"+s.name+"\x00"+s.root, func() (any, error) {
+		return s.build(ctx)
 	})
-	return v.(*builtinSiteIndex)
+	if err != nil {
+		return nil, err
+	}
+	return v.(*builtinSiteIndex), nil
 }
+
+// builtinWalkCheck is how many files a site walk passes between two looks at the run's context: a
+// site of 64,000 pages took 6 s to index.
+const builtinWalkCheck = 256
 
 // builtinPageExts are the page files of a site.
 var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": true}
@@ -289,7 +298,7 @@ var builtinPageExts = map[string]bool{".md": true, ".mdx": true, ".markdown": tr
 // builtinReactPage are Docusaurus' React pages in src/pages, served like Markdown pages.
 var builtinReactPage = map[string]bool{".js": true, ".jsx": true, ".ts": true, ".tsx": true}
 
-func (s *builtinSite) build() *builtinSiteIndex {
+func (s *builtinSite) build(ctx context.Context) (*builtinSiteIndex, error) {
 	ix := &builtinSiteIndex{pages: map[string]string{}, urls: map[string]string{}, generated: slices.Clone(s.generated),
 		indexes: map[string]bool{}}
 	add := func(url, file string) {
@@ -301,8 +310,18 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			ix.urls[file] = "/" + strings.Trim(url, "/") + "/"
 		}
 	}
+	var stopped error // the run's end, which stops every walk
+	seen := 0
 	walk := func(dir, prefix, kind string) {
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if stopped != nil {
+			return
+		}
+		stopped = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if seen++; seen%builtinWalkCheck == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
 			if err != nil {
 				return nil
 			}
@@ -364,7 +383,10 @@ func (s *builtinSite) build() *builtinSiteIndex {
 			s.astro(ix, walk)
 		}
 	}
-	return ix
+	if stopped != nil {
+		return nil, stopped
+	}
+	return ix, nil
 }
 
 // isIndex reports whether a file name is served at its directory's URL.

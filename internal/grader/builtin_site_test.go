@@ -1,6 +1,9 @@
 package grader
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -158,5 +161,34 @@ func TestBuiltinIgnore(t *testing.T) {
 	}
 	if _, err := builtinIgnore([]string{"ok", "a("}); err == nil || !strings.Contains(err.Error(), `"a("`) {
 		t.Errorf("a bad pattern: %v, want it named", err)
+	}
+}
+
+// TestSiteIndexStops: the site's index stops walking once the run ends (a signal), and the run's error
+// is what every page asking for the index gets; the same site indexes every page in a run still going.
+func TestSiteIndexStops(t *testing.T) {
+	repo := t.TempDir()
+	content := filepath.Join(repo, "content")
+	for i := range 2 * builtinWalkCheck {
+		dir := filepath.Join(content, fmt.Sprintf("s%d", i%8))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("p%d.md", i)), []byte("# P\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := &builtinSite{builtinPreset: builtinPresets["hugo"], name: "hugo", repo: repo, root: content}
+	ended, cancel := context.WithCancel(context.Background())
+	cancel()
+	pages := NewPageCache()
+	for range 2 {
+		if ix, err := site.index(ended, pages); ix != nil || !errors.Is(err, context.Canceled) {
+			t.Fatalf("index in an ended run = %v, %v; want context.Canceled", ix, err)
+		}
+	}
+	ix, err := site.index(context.Background(), NewPageCache())
+	if err != nil || len(ix.urls) != 2*builtinWalkCheck {
+		t.Fatalf("index = %d pages, %v; want %d", len(ix.urls), err, 2*builtinWalkCheck)
 	}
 }
