@@ -467,6 +467,9 @@ func (r *run) fileRefs(page string, p *docmeta.Page) []string {
 // selected page is a candidate: reading each one's frontmatter is linear in the pages.
 const maxNeedles = 256
 
+// mentionCheck is how many files the read of each page passes between two looks at the run's context.
+const mentionCheck = 256
+
 // pagesMentioning returns the selected pages whose text holds one of the
 // needles: `git grep` where git works (it reads the tree in parallel, in C),
 // else a read of each page; with more than maxNeedles needles, every selected page.
@@ -479,7 +482,9 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 		return slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !r.pagesM.Match(f) }), nil
 	}
 	if r.isRepo {
-		if pages, err := r.gitGrep(ctx, needles); err == nil {
+		// A stopped run (a signal: README "Exit statuses") looks no further: git grep was killed, and
+		// reading every page instead took seconds on a large tree for evals that do not run.
+		if pages, err := r.gitGrep(ctx, needles); err == nil || ctx.Err() != nil {
 			return pages, nil
 		}
 	}
@@ -488,7 +493,10 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 		return nil, err
 	}
 	var out []string
-	for _, f := range files {
+	for i, f := range files {
+		if i%mentionCheck == 0 && ctx.Err() != nil {
+			return out, nil
+		}
 		if !r.pagesM.Match(f) {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/testfs"
 )
 
@@ -32,11 +33,7 @@ func TestListFilesSkipsCache(t *testing.T) {
 	}{{"walk", false}, {"git", true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.isRepo {
-				cmd := exec.Command("git", "init", "-q", root)
-				cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("git init: %v: %s", err, out)
-				}
+				gitRun(t, root, "init", "-q")
 			}
 			got, err := listFiles(context.Background(), root, tc.isRepo, ".evalgate/cache")
 			if err != nil {
@@ -74,5 +71,46 @@ func TestDependentsManyTouched(t *testing.T) {
 	}
 	if !slices.Contains(checked, "docs/reads.md") || slices.Contains(checked, "docs/other.md") {
 		t.Errorf("results for %q: want docs/reads.md only", checked)
+	}
+}
+
+// TestDependentsStopped: a run stopped by a signal looks for no dependents, in a git repository (whose
+// killed git grep sent it to read every page: seconds on a large tree, for evals that do not run) or
+// not; a run still going finds them.
+func TestDependentsStopped(t *testing.T) {
+	stopped, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, repo := range []bool{false, true} {
+		dir := testfs.Tree(t, map[string]string{
+			"docs/reads.md": "---\nevals:\n  - {id: has, grader: tool:contains, target: {source: file, path: ../data/x.txt}, options: {text: x}}\n---\n",
+			"data/x.txt":    "x\n",
+		})
+		if repo {
+			gitRun(t, dir, "init", "-q")
+			gitRun(t, dir, "add", "-A")
+		}
+		for _, tt := range []struct {
+			ctx   context.Context
+			found bool
+		}{{context.Background(), true}, {stopped, false}} {
+			rep, err := Run(tt.ctx, Options{Mode: ModeCheck, Dir: dir, Paths: []string{"data/x.txt"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := slices.ContainsFunc(rep.Results.Slice(), func(r diag.Result) bool { return r.File == "docs/reads.md" })
+			if found != tt.found {
+				t.Errorf("git %v, stopped %v: docs/reads.md checked = %v, want %v", repo, tt.ctx.Err() != nil, found, tt.found)
+			}
+		}
+	}
+}
+
+// gitRun runs git in dir, without the machine's or the user's git config.
+func gitRun(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v: %s", args, err, out)
 	}
 }
