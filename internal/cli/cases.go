@@ -83,6 +83,9 @@ func runCases(args []string, stdout, stderr io.Writer) int {
 		Keep:   reportFiles{}.keep(report.Format(*format)), // jsonl is no report format: every result
 		Notice: func(s string) { fmt.Fprintln(stderr, report.Notice(s)) },
 	})
+	if code, stopped := stopper.before(stderr, rep); stopped {
+		return code
+	}
 	code, done := runStatus(rep, err, stderr)
 	if done {
 		return code

@@ -289,6 +289,9 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	}
 	rep, err := engine.Run(ctx, opts)
 	stopProgress() // erased before any other line or the report
+	if code, stopped := stopper.before(stderr, rep); stopped {
+		return code
+	}
 	code, done := runStatus(rep, err, stderr)
 	if done {
 		return code

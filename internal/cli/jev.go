@@ -108,6 +108,9 @@ func runJev(args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, engine.ErrJevInvalid) {
 		return jevInvalid(rep, *format, stdout, stderr)
 	}
+	if code, stopped := stopper.before(stderr, rep); stopped {
+		return code
+	}
 	code, done := runStatus(rep, err, stderr)
 	if done {
 		return code

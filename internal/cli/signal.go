@@ -8,6 +8,8 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/evalgate/evalgate/internal/report"
 )
 
 // stopSignals stop a run: SIGINT, SIGTERM (a cancelled CI job) and SIGHUP (a closed terminal) alike. The
@@ -60,6 +62,18 @@ func (s *stopper) exit(stderr io.Writer, code int) int {
 	}
 	fmt.Fprintf(stderr, "evalgate: stopped by %s: every grader was killed; the report holds what finished\n", signalName(sig))
 	return exitInternal
+}
+
+// before reports a run that a stop signal ended before it made a report (engine.Run returned no
+// report), in place of the error the stop caused, and returns the internal-failure status; false when no
+// signal came, or a report was made.
+func (s *stopper) before(stderr io.Writer, rep *report.Report) (int, bool) {
+	sig := s.received()
+	if sig == nil || rep != nil {
+		return 0, false
+	}
+	fmt.Fprintf(stderr, "evalgate: stopped by %s before the report was made: nothing was graded\n", signalName(sig))
+	return exitInternal, true
 }
 
 // signalName is the conventional name of a stop signal.

@@ -202,8 +202,13 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	r.rep.Seen.Pages = len(files.pages)
 
 	// Pages are read, validated and graded a chunk at a time, so that only
-	// one chunk's bytes are held at once (memory stays bounded).
+	// one chunk's bytes are held at once (memory stays bounded). A stopped run reads no more pages: the
+	// report holds what finished (README "Exit statuses"), and reading them all took seconds on a
+	// large tree.
 	for chunk := range slices.Chunk(files.pages, pageChunk) {
+		if ctx.Err() != nil {
+			break
+		}
 		if opts.Mode == ModeCheck {
 			r.gradePages(ctx, chunk)
 			continue
@@ -216,7 +221,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	}
 	r.hasEvals = r.pageEvals
 	r.checkFixtures(ctx, r.fx, r.inScope)
-	if r.whole && !r.hasEvals && opts.Shard == nil {
+	if r.whole && !r.hasEvals && opts.Shard == nil && ctx.Err() == nil {
 		// A shard may find nothing of its own; the set as a whole is what has evals or not.
 		r.finish()
 		return r.rep, errNothing

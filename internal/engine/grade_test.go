@@ -69,9 +69,11 @@ func TestBuiltinStopped(t *testing.T) {
 			"  - {id: fences, grader: \"tool:code-fences\"}\n---\n# A\n\n[b](b.md#x)\n",
 		"docs/b.md": "# B\n",
 	})
+	// The run stops once its page is read, when its evals are counted, before they are graded.
 	ctx, cancel := context.WithCancelCause(context.Background())
-	cancel(errors.New("evalgate received SIGTERM"))
-	rep, err := Run(ctx, Options{Mode: ModeCheck, Dir: dir, All: true})
+	defer cancel(nil)
+	stop := func(int, int) { cancel(errors.New("evalgate received SIGTERM")) }
+	rep, err := Run(ctx, Options{Mode: ModeCheck, Dir: dir, All: true, Progress: stop})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,5 +86,26 @@ func TestBuiltinStopped(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("%d results, want one for each of the 3 evals", n)
+	}
+}
+
+// TestStoppedReadsNoMorePages: a run stopped while it grades reads no page of a chunk after the one it
+// was grading (the report holds what finished; reading 64,000 pages after a SIGTERM took seconds), and
+// a stopped run with evals left unread is no "nothing to evaluate".
+func TestStoppedReadsNoMorePages(t *testing.T) {
+	files := map[string]string{}
+	for i := range 2*pageChunk + 1 {
+		files[fmt.Sprintf("docs/p%04d.md", i)] = "---\nevals:\n  - {id: has, grader: tool:contains, options: {text: x}}\n---\nx\n"
+	}
+	dir := testfs.Tree(t, files)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	stop := func(int, int) { cancel(errors.New("evalgate received SIGTERM")) }
+	rep, err := Run(ctx, Options{Mode: ModeCheck, Dir: dir, All: true, Progress: stop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := rep.Results.Len(); n == 0 || n > pageChunk {
+		t.Errorf("%d results, want those of the first chunk of %d pages at most", n, pageChunk)
 	}
 }

@@ -467,7 +467,8 @@ func (r *run) fileRefs(page string, p *docmeta.Page) []string {
 // selected page is a candidate: reading each one's frontmatter is linear in the pages.
 const maxNeedles = 256
 
-// mentionCheck is how many files the read of each page passes between two looks at the run's context.
+// mentionCheck is how many files a walk of the tree, or the read of each page, passes between two looks
+// at the run's context.
 const mentionCheck = 256
 
 // pagesMentioning returns the selected pages whose text holds one of the
@@ -743,14 +744,19 @@ func FindRoot(dir string) (root string, ok bool) {
 // follows symlinked directories. Nothing under the folder skip is listed.
 func listFiles(ctx context.Context, root string, isRepo bool, skip string) ([]string, error) {
 	if isRepo {
-		if files, err := gitListFiles(ctx, root); err == nil {
+		files, err := gitListFiles(ctx, root)
+		switch {
+		case err == nil:
 			if skip != "" {
 				files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, skip+"/") })
 			}
 			return files, nil
+		case ctx.Err() != nil:
+			// A signal killed git: walking the tree instead took seconds on a large one.
+			return nil, context.Cause(ctx)
 		}
 	}
-	return walkFiles(root, skip)
+	return walkFiles(ctx, root, skip)
 }
 
 // gitListFiles lists the candidate files of the repository at root (README "Which files are checked"), or
@@ -780,12 +786,17 @@ func gitListFiles(ctx context.Context, root string, paths ...string) ([]string, 
 	return slices.Compact(files), nil
 }
 
-func walkFiles(root, skip string) ([]string, error) {
+// walkFiles lists the files below root as listFiles does without git, stopping with the run.
+func walkFiles(ctx context.Context, root, skip string) ([]string, error) {
 	var files []string
 	if skip != "" {
 		skip = filepath.Join(root, filepath.FromSlash(skip))
 	}
+	seen := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if seen++; seen%mentionCheck == 0 && ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		if err != nil {
 			if p == root {
 				return err

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -112,5 +113,26 @@ func gitRun(t *testing.T, dir string, args ...string) {
 	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git %v: %v: %s", args, err, out)
+	}
+}
+
+// TestListStopped: a run stopped by a signal while it lists the tree reports no selection: git's list
+// was killed, and walking the tree instead, which took seconds on a large one, stops with the run too.
+func TestListStopped(t *testing.T) {
+	files := map[string]string{}
+	for i := range 2 * mentionCheck {
+		files[fmt.Sprintf("docs/p%03d.md", i)] = "# P\n"
+	}
+	stopped, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("evalgate received SIGTERM"))
+	for _, repo := range []bool{false, true} {
+		dir := testfs.Tree(t, files)
+		if repo {
+			gitRun(t, dir, "init", "-q")
+		}
+		rep, err := Run(stopped, Options{Mode: ModeCheck, Dir: dir, All: true})
+		if rep != nil || err == nil || err.Error() != "evalgate received SIGTERM" {
+			t.Errorf("git %v: Run made a report: %v, error %v; want none, the stop's cause", repo, rep != nil, err)
+		}
 	}
 }
