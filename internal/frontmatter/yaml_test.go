@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -554,5 +555,29 @@ func TestParseLimits(t *testing.T) {
 	}
 	if n, problems := Parse(Document{Format: FormatNone, Body: []byte("x")}); n != nil || problems != nil {
 		t.Errorf("FormatNone: %v, %v; want nil, nil", n, problems)
+	}
+}
+
+// TestYAMLSyntaxErrorPositionBounded: the search for the character the parser stopped on parses the
+// text about log2(len) times, so a large broken text (which took 2.9 s at 750 KB) keeps the line
+// yaml.v3 names, without a column; a text of a size real frontmatter has is placed exactly.
+func TestYAMLSyntaxErrorPositionBounded(t *testing.T) {
+	for _, tt := range []struct {
+		entries int
+		want    string
+	}{
+		{100, "102:5"},    // exactly: the "[" of the last item
+		{20_000, "20002"}, // the line yaml.v3 names (its item, whose content is missing), no column
+	} {
+		var b strings.Builder
+		b.WriteString("evals:\n")
+		for i := range tt.entries {
+			fmt.Fprintf(&b, "  - id: e%d\n", i)
+		}
+		b.WriteString("  - [\n")
+		_, probs := ParseYAML([]byte(b.String()), 1)
+		if len(probs) != 1 || probs[0].Code != "syntax_error" || probs[0].Pos.String() != tt.want {
+			t.Errorf("%d bytes: %v, want syntax_error at %s", b.Len(), probs, tt.want)
+		}
 	}
 }
