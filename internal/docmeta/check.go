@@ -47,24 +47,48 @@ const maxTimeoutMS = math.MaxInt32
 // checker collects the definition faults and notes of one document as
 // Results. Every fault is Check "definition", Outcome fail, Severity error
 // (README "Results, outcomes and blocking"); File is left for the caller to stamp.
+// It keeps diag.MaxFileFaults faults (README "Limits"): a page of 90,000 bad
+// entries made 270,000 results, 494 MB, before.
 type checker struct {
 	source  diag.Source
 	results []diag.Result
-	faults  int // the number of faults (not notes) in results
+	faults  int         // the number of faults (not notes) found, those not kept included
+	past    diag.Result // the first fault not kept, which stands for the rest (done)
 }
 
 // fault records a definition fault. code must be a code of diag.Codes.
 func (c *checker) fault(pos diag.Pos, code, format string, args ...any) {
-	c.faults++
-	c.results = append(c.results, diag.Result{
-		Source:   c.source,
-		Pos:      pos,
-		Check:    diag.CheckDefinition,
-		Outcome:  diag.Fail,
-		Severity: diag.SeverityError,
-		Code:     code,
-		Message:  fmt.Sprintf(format, args...),
-	})
+	r := diag.Result{Source: c.source, Pos: pos, Check: diag.CheckDefinition, Outcome: diag.Fail,
+		Severity: diag.SeverityError, Code: code}
+	if c.faults < diag.MaxFileFaults {
+		r.Message = fmt.Sprintf(format, args...) // one not kept says only how many there are (done)
+	}
+	c.add(r)
+}
+
+// add records a result; a fault past diag.MaxFileFaults is counted, not kept.
+func (c *checker) add(r diag.Result) {
+	if r.Verdictless {
+		c.results = append(c.results, r)
+		return
+	}
+	if c.faults++; c.faults <= diag.MaxFileFaults {
+		c.results = append(c.results, r)
+	} else if c.faults == diag.MaxFileFaults+1 {
+		c.past = r
+	}
+}
+
+// done is the results: the faults kept and the notes, in the order found, then, past diag.MaxFileFaults,
+// the first fault not kept, saying how many there are.
+func (c *checker) done() []diag.Result {
+	n := c.faults - diag.MaxFileFaults
+	if n <= 0 {
+		return c.results
+	}
+	r := c.past
+	r.Message = diag.MoreFaults(n)
+	return append(c.results[:len(c.results):len(c.results)], r)
 }
 
 // note records a result that never enters a verdict (README "Results, outcomes and blocking").

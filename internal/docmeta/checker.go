@@ -25,10 +25,7 @@ func (k *Checker) Fault(pos diag.Pos, code, format string, args ...any) {
 // among them count in Faults.
 func (k *Checker) Add(rs ...diag.Result) {
 	for _, r := range rs {
-		if !r.Verdictless {
-			k.c.faults++
-		}
-		k.c.results = append(k.c.results, r)
+		k.c.add(r)
 	}
 }
 
@@ -36,7 +33,7 @@ func (k *Checker) Add(rs ...diag.Result) {
 func (k *Checker) Faults() int { return k.c.faults }
 
 // Results returns the results recorded so far, in the order found.
-func (k *Checker) Results() []diag.Result { return k.c.results }
+func (k *Checker) Results() []diag.Result { return k.c.done() }
 
 // String checks for a string; NonEmpty for a non-empty one.
 func (k *Checker) String(n *frontmatter.Node, what string) (string, bool) { return k.c.str(n, what) }

@@ -119,7 +119,7 @@ func ValidatePage(root *frontmatter.Node, cat *Catalog, byPath []*Suite) *Page {
 		c.note(pv.Pos, keyProvenance, diag.SeverityInfo, "unreviewed_provenance", msg+"; delete the entry once a human has reviewed them")
 	}
 	p.HasEvals = p.HasEvals || p.HasKeys
-	p.Results = c.results
+	p.Results = c.done()
 	return p
 }
 
@@ -216,18 +216,18 @@ func (c *checker) provenance(n *frontmatter.Node, path string) []Provenance {
 func NamedEval(id string, pos diag.Pos, def *frontmatter.Node, path string) (*Eval, []diag.Result) {
 	c := &checker{source: diag.SourceConfig}
 	if !c.mapping(def, path) {
-		return nil, c.results
+		return nil, c.done()
 	}
 	ev, _, _, hashPos := c.checkInline(def, path, OriginConfig, true)
 	if c.faults > 0 {
-		return nil, c.results
+		return nil, c.done()
 	}
 	ev.ID, ev.Pos = id, pos
 	if !c.checkOptions(ev, ev.Options, path, optionsPos(def)) {
-		return nil, c.results
+		return nil, c.done()
 	}
 	(&resolver{c: c}).staleNote(ev, hashPos)
-	return ev, c.results
+	return ev, c.done()
 }
 
 // SuiteEvals validates and resolves the `evals` of a config suite: entries as
@@ -240,7 +240,7 @@ func SuiteEvals(n *frontmatter.Node, path string, named map[string]*Eval) ([]*Ev
 	c := &checker{source: diag.SourceConfig}
 	r := &resolver{c: c, origin: OriginConfig, named: named}
 	evals := r.resolve(n, path, nil)
-	return evals, c.results
+	return evals, c.done()
 }
 
 // Metadata is the page's frontmatter without the eval vocabulary (`evals`
