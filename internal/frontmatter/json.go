@@ -79,7 +79,10 @@ func ParseJSONWith(text []byte, firstLine int, o JSONOptions) (root *Node, probl
 	if p.stopped {
 		root = nil
 	}
-	return root, p.probs
+	if p.probs.Len() == 0 {
+		return root, p.halt
+	}
+	return root, append(p.probs.List(), p.halt...)
 }
 
 // jsonParser is the state of one ParseJSON.
@@ -92,9 +95,10 @@ type jsonParser struct {
 	src     string
 	i       int // the next byte to read
 	idx     *diag.LineIndex
-	first   int // the file line of text's first line
-	probs   []diag.Problem
-	stopped bool // a syntax_error or invalid_utf8 ended the parse
+	first   int               // the file line of text's first line
+	probs   diag.FileProblems // the duplicate keys, diag.MaxFileFaults of them kept (README "Limits")
+	halt    []diag.Problem    // the syntax_error or invalid_utf8 that ended the parse, always kept
+	stopped bool              // a syntax_error or invalid_utf8 ended the parse
 	// dup and each are JSONOptions'. path is the steps to the value being parsed, kept only when one
 	// of them is set; repeated counts the repeated keys whose values are being parsed (none is handed
 	// to each).
@@ -123,7 +127,7 @@ func (p *jsonParser) pos(off int) diag.Pos {
 func (p *jsonParser) stop(off int, code, format string, args ...any) {
 	if !p.stopped {
 		p.stopped = true
-		p.probs = append(p.probs, diag.Problem{Pos: p.pos(off), Code: code, Message: fmt.Sprintf(format, args...)})
+		p.halt = append(p.halt, diag.Problem{Pos: p.pos(off), Code: code, Message: fmt.Sprintf(format, args...)})
 	}
 }
 
@@ -285,7 +289,7 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		if first >= 0 {
 			p.repeated--
-			p.probs = append(p.probs, diag.Problem{Pos: kpos, Code: "duplicate_key",
+			p.probs.Add(diag.Problem{Pos: kpos, Code: "duplicate_key",
 				Message: fmt.Sprintf("duplicate key %s; the first is at line %d, column %d", quoteKey(key),
 					p.entries[base+first].KeyPos.Line, p.entries[base+first].KeyPos.Col)})
 			if p.dup != nil {

@@ -69,7 +69,7 @@ func ParseTOML(text []byte, firstLine int) (*Node, []diag.Problem) {
 	if rootPos.Line == 0 {
 		rootPos = diag.Pos{Line: firstLine, Col: 1}
 	}
-	return c.table(m, 0, rootPos, 1), c.probs.list
+	return c.table(m, 0, rootPos, 1), c.probs.list()
 }
 
 // decodeTOML decodes text; a panic inside the decoder becomes an error.

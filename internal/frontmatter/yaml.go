@@ -79,7 +79,7 @@ func parseYAMLv3(text []byte, firstLine int) (*Node, []diag.Problem) {
 	doc, second, err := decodeYAML(text)
 	if err != nil && doc == nil {
 		c.probs.add(yamlErrorPos(err, text, lines), "syntax_error", "%s", yamlErrorMessage(err))
-		return nil, c.probs.list
+		return nil, c.probs.list()
 	}
 	var root *Node
 	if doc == nil || len(doc.Content) == 0 {
@@ -94,7 +94,7 @@ func parseYAMLv3(text []byte, firstLine int) (*Node, []diag.Problem) {
 		c.probs.add(lines.pos(second.Line, second.Column), "syntax_error",
 			"a second YAML document starts here; the frontmatter or config is one document")
 	}
-	return root, c.probs.list
+	return root, c.probs.list()
 }
 
 // decodeYAML reads the first document of text into doc (nil for a text
