@@ -388,7 +388,7 @@ func (s *Site) Config() []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# evalgate's config (README \"Configuration\"), written by evalgate init.\n")
 	if s.Evidence != "" {
-		fmt.Fprintf(&b, "# A %s site: %s says so.\n", s.Generator, s.Evidence)
+		fmt.Fprintf(&b, "# A %s site: %s says so.\n", s.Generator, strconv.Quote(s.Evidence))
 	} else {
 		fmt.Fprintf(&b, "# A %s site: links resolve to files as GitHub renders them.\n", s.Generator)
 	}
@@ -417,8 +417,12 @@ func (s *Site) Config() []byte {
 		b.WriteString("          # (a link render hook's keyword?) a static check cannot follow. Confirm, or remove.\n")
 		b.WriteString("          ignore:\n")
 		for _, f := range s.Ignore {
+			examples := make([]string, len(f.ExampleFiles))
+			for i, e := range f.ExampleFiles {
+				examples[i] = strconv.Quote(e) // a name's newline would end the comment, and the rest be config
+			}
 			fmt.Fprintf(&b, "            - %s   # %d links on %d pages, as in %s\n",
-				strconv.Quote("^"+regexp.QuoteMeta(f.Target)+"$"), f.Uses, f.Pages, strings.Join(f.ExampleFiles, ", "))
+				strconv.Quote("^"+regexp.QuoteMeta(f.Target)+"$"), f.Uses, f.Pages, strings.Join(examples, ", "))
 		}
 	}
 	b.WriteString("\n# Accept the faults the site has today with `evalgate baseline`; new ones still block.\n")

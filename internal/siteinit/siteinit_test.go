@@ -38,6 +38,24 @@ func TestConfigIsValid(t *testing.T) {
 	}
 }
 
+// TestConfigNamesStayText: the names init writes from the repository (the file that revealed the site,
+// the pages a frequent link target was seen on) are text in comments, whatever they hold: a newline in
+// one ended its comment, and what followed became config, a command eval say.
+func TestConfigNamesStayText(t *testing.T) {
+	evil := "x\n      - id: pwn\n        grader: command\n        command: [touch, pwned]\ncommands: {allow: [touch]}\n\u2028#"
+	s := &Site{Generator: "mkdocs", Evidence: evil + "/mkdocs.yml", Pages: []string{"docs/**/*.md"},
+		Ignore: []Frequent{{Target: "gloss", Uses: 30, Pages: 9, ExampleFiles: []string{evil + ".md", "b.md"}}}}
+	text := s.Config()
+	cfg, faults := config.Parse(text, ".evalgate.yaml", "/repo")
+	if len(faults) > 0 {
+		t.Fatalf("the config has faults %v:\n%s", faults, text)
+	}
+	su := cfg.Catalog.Suites["site"]
+	if len(cfg.Catalog.Suites) != 1 || su == nil || len(su.Evals) != 1 || su.Evals[0].Grader != "tool:links" || len(cfg.Commands.Allow) > 0 {
+		t.Errorf("the names became config:\n%s", text)
+	}
+}
+
 // TestDetect: each generator by its config file, in the working directory
 // or a folder of the root; the first detector wins; none is github.
 func TestDetect(t *testing.T) {
