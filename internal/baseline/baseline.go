@@ -188,11 +188,10 @@ func (m *Marker) Fixed() int {
 	return fixed
 }
 
-// Fixed words the notice of a scope-all run whose baseline holds entries
-// that no longer occur.
+// Fixed words the notice of a scope-all run whose baseline counts n fails that no longer occur.
 func Fixed(n int) string {
 	if n == 1 {
-		return "evalgate: 1 baseline entry no longer occurs (fixed)"
+		return "evalgate: 1 baselined fail no longer occurs (fixed)"
 	}
-	return fmt.Sprintf("evalgate: %d baseline entries no longer occur (fixed)", n)
+	return fmt.Sprintf("evalgate: %d baselined fails no longer occur (fixed)", n)
 }

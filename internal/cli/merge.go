@@ -10,13 +10,14 @@ import (
 )
 
 const mergeUsage = `Usage: evalgate merge [--json FILE] [--sarif FILE] [--junit FILE] [--format text|json|github]
-                      [--category NAME] [--fail-on LEVEL] REPORT.json...
+                      [--category NAME] [--fail-on LEVEL] [--baseline FILE] REPORT.json...
 
 Joins the JSON reports of one shard set (evalgate check --all --shard K/N
 --json FILE, for each K of N) into the report of one run, and writes it in
 every format as check would: one SARIF run, so that one upload replaces the
 last. The exit status is check's for the joined report; 2 when the reports
-are not one complete set.
+are not one complete set. When the shards applied a baseline, merge applies
+it again to the whole: run it in the repository, with the shards' --baseline.
 `
 
 // runMerge is `evalgate merge` (README "Shards").
@@ -28,6 +29,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 		sarifFile = fs.String("sarif", "", "")
 		junitFile = fs.String("junit", "", "")
 		category  = fs.String("category", "", "")
+		baseline  = fs.String("baseline", "", "")
 		failOn    = fs.String("fail-on", "error", "")
 	)
 	files, code, ok := parseFlags(fs, mergeUsage, args, stdout, stderr)
@@ -42,7 +44,7 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return internalErr(stderr, err)
 	}
-	rep, err := engine.Merge(engine.MergeOptions{Dir: dir, Files: files, FailOn: level, Category: *category})
+	rep, err := engine.Merge(engine.MergeOptions{Dir: dir, Files: files, FailOn: level, Category: *category, Baseline: *baseline})
 	code, done := runStatus(rep, err, stderr)
 	if done {
 		return code

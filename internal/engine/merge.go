@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/evalgate/evalgate/internal/baseline"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
@@ -21,13 +22,16 @@ type MergeOptions struct {
 	Files    []string // the shards' JSON reports, as given
 	FailOn   diag.Severity
 	Category string
+	Baseline string // the baseline file the shards applied, when not the default (check's --baseline)
 }
 
 // Merge joins the JSON reports of one shard set into the report one unsharded run would have written
 // (README "Shards"): it checks that they are one complete set (the same evalgate and config, each
 // shard of N exactly once), joins their results in report order, adds up the suites' weights, adds
 // suite_below_target where a suite seen whole misses its target, and recomputes the summary, the
-// score and blocking. A set that is not complete is a *UsageError naming what is wrong.
+// score and blocking. A set that is not complete is a *UsageError naming what is wrong. When the shards
+// applied a baseline, it is applied again to the joined results in report order, as one run applies it:
+// each shard marked its own fails against every entry's whole count, and saw no suite whole.
 func Merge(o MergeOptions) (*report.Report, error) {
 	start := time.Now()
 	if len(o.Files) == 0 {
@@ -56,6 +60,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 	}
 	m.Results.Decide(o.FailOn)
 	var sum report.Weights
+	noticed := map[string]bool{} // each shard's notices are kept once (a linear search was quadratic)
 	suites := map[string]*report.Suite{}
 	scored := false
 	for _, r := range reps {
@@ -69,7 +74,8 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		r.Results.Close()
 		m.Baseline = m.Baseline || r.Baseline
 		for _, n := range r.Notices {
-			if !slices.Contains(m.Notices, n) {
+			if !noticed[n] {
+				noticed[n] = true
 				m.Notices = append(m.Notices, n)
 			}
 		}
@@ -107,8 +113,42 @@ func Merge(o MergeOptions) (*report.Report, error) {
 			m.Results.Add(suiteBelowTarget(cfgFile, su.Pos, name, su.Score, su.Target))
 		}
 	}
-	m.Finish(o.FailOn, start, nil)
+	if !m.Baseline {
+		m.Finish(o.FailOn, start, nil)
+		return m, nil
+	}
+	bl, err := mergeBaseline(o)
+	if err != nil {
+		return nil, err
+	}
+	marker := bl.Marker(report.Fingerprint)
+	m.Finish(o.FailOn, start, func(res *diag.Result) {
+		res.Baselined = false
+		marker.Mark(res)
+	})
+	if fixed := marker.Fixed(); fixed > 0 {
+		m.Notices = append(m.Notices, baseline.Fixed(fixed))
+	}
 	return m, nil
+}
+
+// mergeBaseline reads the baseline the shards applied, as check reads it: the default file of the
+// repository Dir is in, or o.Baseline.
+func mergeBaseline(o MergeOptions) (*baseline.File, error) {
+	r, err := newRun(Options{Mode: ModeCheck, Dir: o.Dir, Baseline: o.Baseline})
+	if err != nil {
+		return nil, err
+	}
+	bl, faults, err := r.loadBaseline()
+	switch {
+	case err != nil:
+		return nil, err
+	case len(faults) > 0:
+		return nil, usagef("merge: the baseline the shards applied is invalid: %s: %s", faults[0].Location(), faults[0].Message)
+	case bl == nil:
+		return nil, usagef("merge: the shards applied a baseline, and %s is not here: merge in the repository they checked, or give --baseline FILE as they did", baseline.Name)
+	}
+	return bl, nil
 }
 
 // readReport reads one shard's JSON report.

@@ -102,13 +102,22 @@ func comparable(t *testing.T, r *report.Report) map[string]string {
 
 // TestShardsMerge: for random trees and N from 1 to 7, the N shards check every selected file
 // exactly once between them, and a merge of their JSON reports is the unsharded report, in JSON,
-// SARIF and JUnit, except for durations (README "Shards").
+// SARIF and JUnit, except for durations (README "Shards"). Half the trees have a baseline of their
+// fails, a suite's suite_below_target among them, which merge applies again to the whole.
 func TestShardsMerge(t *testing.T) {
 	for seed := range uint64(4) {
 		dir := shardTree(t, seed)
+		if seed%2 == 1 {
+			if _, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, WriteBaseline: true}); err != nil {
+				t.Fatal(err)
+			}
+		}
 		whole, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: 2})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if seed%2 == 1 && (!whole.Baseline || whole.Summary.Baselined == 0) {
+			t.Fatalf("seed %d: no result was baselined", seed)
 		}
 		want := comparable(t, whole)
 		for n := 1; n <= 7; n++ {
