@@ -88,6 +88,10 @@ func symlinkFree(root, name string) (inside bool, err error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return false, nil
 	}
+	if InGit(rel) {
+		// .git/config, or a worktree's .git file: git's own, and the checkout's token is there.
+		return true, fmt.Errorf("%s is git's own (.git); evalgate writes nothing there", filepath.ToSlash(rel))
+	}
 	dir := root
 	parts := strings.Split(rel, string(filepath.Separator))
 	for _, part := range parts[:len(parts)-1] {

@@ -94,3 +94,24 @@ func TestWriteFileSymlinkedFolder(t *testing.T) {
 		t.Errorf("outside the repository: %v", err)
 	}
 }
+
+// TestWriteFileRefusesGit: nothing is written into .git, in any case, nor over a worktree's .git file:
+// git's own files, and actions/checkout keeps the workflow's token in .git/config.
+func TestWriteFileRefusesGit(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{".git/config", ".GIT/hooks-x", "sub/.git"} {
+		err := WriteFile(dir, filepath.Join(dir, filepath.FromSlash(name)), func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+		if err == nil || !strings.Contains(err.Error(), "evalgate writes nothing there") {
+			t.Errorf("WriteFile(%s) = %v, want a refusal", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name))); !os.IsNotExist(err) {
+			t.Errorf("%s was written", name)
+		}
+	}
+}
