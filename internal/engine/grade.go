@@ -455,8 +455,9 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *findings.Spec, cr grader.CommandResult) []diag.Result {
 	fs, err := spec.Parse(grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact), cr.StdoutCut, cr.StderrCut)
 	if err != nil {
+		// Both streams, whatever the exit code: a pass carries none of its own.
 		out := with(res, diag.Error, "findings_unreadable", err.Error())
-		out.Evidence = res.Evidence
+		out.Evidence = map[string]any{"exit_code": cr.ExitCode, "stdout": r.tail(cr.Stdout), "stderr": r.tail(cr.Stderr)}
 		return []diag.Result{out}
 	}
 	if len(fs) == 0 {
