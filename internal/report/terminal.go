@@ -88,6 +88,9 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 			bw.WriteString("  " + pos + strings.Repeat(" ", width-len(pos)+2))
 			bw.WriteString(paint(sgr, label) + strings.Repeat(" ", max(labelWidth-len(label), 0)+2))
 			bw.WriteString(termText(res.Message) + " [" + termText(res.Code) + "]")
+			if res.Baselined {
+				bw.WriteString(" (baselined)") // a known fault, as in every format
+			}
 			if res.Check != "" {
 				bw.WriteString("  " + paint(sgrDim, termText(res.Check)))
 			}

@@ -50,7 +50,7 @@ func TestTerminalGrouping(t *testing.T) {
 			{Source: diag.SourceConfig, Check: "definition", Outcome: diag.Fail, Severity: diag.SeverityError,
 				Code: "unknown_key", Message: "no file"},
 			{Source: diag.SourcePage, File: "b.md", Pos: diag.Pos{Line: 10, Col: 2}, Check: "links",
-				Outcome: diag.Fail, Severity: diag.SeverityWarning, Code: "broken_link", Message: "x.md is missing"},
+				Outcome: diag.Fail, Severity: diag.SeverityWarning, Code: "broken_link", Message: "x.md is missing", Baselined: true},
 			{Source: diag.SourcePage, File: "b.md", Pos: diag.Pos{Line: 3}, Check: "links",
 				Outcome: diag.Pass, Code: "ok", Message: "never shown"},
 			{Source: diag.SourcePage, File: "a.md", Check: "eval-skip", Outcome: diag.Skip,
@@ -68,7 +68,7 @@ a.md
   -  skip     skipped [page_skipped]  eval-skip
 
 b.md
-  10:2  warning  x.md is missing [broken_link]  links
+  10:2  warning  x.md is missing [broken_link] (baselined)  links
   1:1   error    an error outcome [broken_link]  intent
 
 2 broken_link, 1 page_skipped, 1 unknown_key
