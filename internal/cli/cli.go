@@ -110,11 +110,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	switch cmd {
 	case "version", "--version":
-		fmt.Fprintf(stdout, "evalgate %s\n", versionLine())
-		return exitOK
+		return written(stdout, stderr, []byte("evalgate "+versionLine()+"\n"))
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		return written(stdout, stderr, []byte(usage))
 	}
 	return usageErr(stderr, "unknown command %q (see evalgate help)", cmd)
 }
@@ -489,6 +487,14 @@ func runSchema(args []string, stdout, stderr io.Writer) int {
 	default:
 		return usageErr(stderr, "schema: unknown schema %q (want evals or config)", which)
 	}
-	stdout.Write(b)
+	return written(stdout, stderr, b)
+}
+
+// written writes b, a command's whole output, to stdout: exit 0, or 3 when it cannot be written (a full
+// disk, a closed stdout), as for any report (README "Exit statuses").
+func written(stdout, stderr io.Writer, b []byte) int {
+	if _, err := stdout.Write(b); err != nil {
+		return internalErr(stderr, fmt.Errorf("cannot write the output: %w", err))
+	}
 	return exitOK
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -76,6 +77,22 @@ func TestEveryCommandsFlags(t *testing.T) {
 		want := "evalgate: " + strings.Join(cmd, " ") + ": flag provided but not defined: -no-such-flag\n"
 		if code != exitUsage || stdout.Len() != 0 || stderr.String() != want {
 			t.Errorf("%s --no-such-flag: exit %d, stdout %q, stderr %q, want exit 2 and %q", name, code, stdout.String(), stderr.String(), want)
+		}
+	}
+}
+
+// fullDisk is a stdout that takes nothing, as /dev/full or a closed descriptor.
+type fullDisk struct{}
+
+func (fullDisk) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestOutputNotWritten: a command whose output cannot be written exits 3 and says why, as a report
+// that cannot be written does; `evalgate schema > schema.json` on a full disk reported success.
+func TestOutputNotWritten(t *testing.T) {
+	for _, args := range [][]string{{"schema"}, {"schema", "config"}, {"version"}, {"help"}, {"explain"}} {
+		var stderr strings.Builder
+		if code := Main(args, nil, fullDisk{}, &stderr); code != exitInternal || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v: exit %d, stderr %q; want 3 and the reason", args, code, stderr.String())
 		}
 	}
 }
