@@ -49,6 +49,9 @@ func runMerge(args []string, stdout, stderr io.Writer) int {
 	if done {
 		return code
 	}
+	for _, n := range rep.Notices { // the shards' and the merge's, on stderr as check gives its own
+		fmt.Fprintln(stderr, report.Notice(n))
+	}
 	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
 	out := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
 	if werr := out.write(rep, f, stdout, term); werr != nil {
