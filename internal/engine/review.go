@@ -192,6 +192,16 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 		_, why := repofs.Refusal(err)
 		return "", usagef("the reviews file %s %s; no review recorded", fileRel, why)
 	}
+	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+		return "", usagef("cannot write %s: %v", fileRel, err)
+	}
+	// Read, changed and replaced as one step: two reviews at once each kept the file as it was when
+	// they read it, and one record was lost.
+	unlock, err := repofs.LockDir(filepath.Dir(abs))
+	if err != nil {
+		return "", usagef("cannot write %s: %v", fileRel, err)
+	}
+	defer unlock()
 	var records []review.Record
 	if text, err := repofs.ReadFile(abs, review.MaxSize); err == nil {
 		var problems []diag.Problem
@@ -206,9 +216,6 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 	text, err := review.Marshal(records)
 	if err != nil {
 		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return "", usagef("cannot write %s: %v", fileRel, err)
 	}
 	if err := repofs.WriteFile(r.root, abs, func(w io.Writer) error { _, err := w.Write(text); return err }); err != nil {
 		return "", usagef("cannot write %s: %v", fileRel, err)

@@ -1,10 +1,18 @@
 package engine
 
 import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/testfs"
 )
 
 // TestReviewHash: what a reviewer judged is the eval's definition and its
@@ -37,5 +45,37 @@ func TestReviewHash(t *testing.T) {
 	}
 	if reviewHash(ev(), []byte("# Steps, edited\n")) == base {
 		t.Error("an edited target kept the hash")
+	}
+}
+
+// TestReviewsAtOnce: reviews recorded at once (xargs -P over many pages) each keep the others':
+// every one read, changed and replaced the whole file, and the last to write lost the rest.
+func TestReviewsAtOnce(t *testing.T) {
+	const pages = 12
+	files := map[string]string{".evalgate.yaml": "version: 1\n"}
+	for i := range pages {
+		files[fmt.Sprintf("docs/p%02d.md", i)] = "---\nevals:\n  - {id: reads-well, grader: human, assertion: It reads well.}\n---\nbody\n"
+	}
+	dir := testfs.Tree(t, files)
+	var wg sync.WaitGroup
+	errs := make([]error, pages)
+	for i := range pages {
+		wg.Go(func() {
+			_, errs[i] = Review(context.Background(), ReviewOptions{Dir: dir, Page: fmt.Sprintf("docs/p%02d.md", i),
+				EvalID: "reads-well", Pass: true, By: "Ann", Now: time.Unix(0, 0)})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, ".evalgate", "reviews.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n != pages {
+		t.Errorf("%d records, want %d:\n%s", n, pages, b)
 	}
 }
