@@ -316,7 +316,11 @@ func pendingRow(res *diag.Result) string {
 	}
 	record := ""
 	if reviewable(res) {
-		record = "evalgate review " + shellWord(res.File) + " " + shellWord(res.Check) + " --pass (or --fail)"
+		page := res.File
+		if strings.HasPrefix(page, "-") {
+			page = "./" + page // not a flag: "-root.md" was taken for one
+		}
+		record = "evalgate review " + shellWord(page) + " " + shellWord(res.Check) + " --pass (or --fail)"
 	}
 	return tableRow(markdownText(res.Location(), cellRunes), markdownText(res.Check, cellRunes),
 		markdownText(res.Grader, cellRunes), markdownText(what, cellRunes), markdownText(record, cellRunes))

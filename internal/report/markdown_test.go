@@ -251,6 +251,11 @@ func TestPendingReviewCommand(t *testing.T) {
 	if row := pendingRow(&human); !strings.Contains(row, "evalgate review docs/a.md reads-well --pass (or --fail)") {
 		t.Errorf("human row %q", row)
 	}
+	dash := human
+	dash.File = "-root.md"
+	if row := pendingRow(&dash); !strings.Contains(row, "evalgate review ./-root.md reads-well") {
+		t.Errorf("a page named like a flag: row %q", row)
+	}
 	if row := pendingRow(&ai); strings.Contains(row, "evalgate review") {
 		t.Errorf("ai row %q names a review", row)
 	}
