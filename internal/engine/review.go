@@ -68,7 +68,12 @@ func (r *run) loadReviews(report bool) {
 		return
 	}
 	text, err := repofs.ReadFile(full, review.MaxSize)
-	if err != nil {
+	switch {
+	case errors.Is(err, repofs.ErrTooLarge): // as the baseline's
+		fault(diag.Problem{Pos: diag.Pos{Line: 1, Col: 1}, Code: "too_large",
+			Message: "the reviews file is larger than " + repofs.Size(review.MaxSize) + "; it is not read"})
+		return
+	case err != nil:
 		fault(diag.Problem{Pos: diag.Pos{Line: 1}, Code: "target_unreadable", Message: "cannot read the reviews file: " + repofs.Reason(err)})
 		return
 	}
@@ -153,6 +158,14 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 	rel, err := r.pathArg(o.Page, "give the page")
 	if err != nil {
 		return "", err
+	}
+	if !r.pagesM.Match(rel) {
+		// check never reads it: a record for it would decide nothing.
+		name := r.cfg.Path
+		if name == "" {
+			name = "the default globs (no config)"
+		}
+		return "", usagef("%s is not selected by %s: check never grades its evals; no review recorded", rel, name)
 	}
 	ps := r.loadPage(rel)
 	var ev *docmeta.Eval

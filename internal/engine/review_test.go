@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/review"
 	"github.com/evalgate/evalgate/internal/testfs"
 )
 
@@ -77,5 +79,53 @@ func TestReviewsAtOnce(t *testing.T) {
 	}
 	if n := strings.Count(string(b), "\n"); n != pages {
 		t.Errorf("%d records, want %d:\n%s", n, pages, b)
+	}
+}
+
+// TestReviewsFileTooLarge: a reviews file past its limit is too_large at its first line, named by its
+// repository path, as the baseline is (it was target_unreadable with the absolute path).
+func TestReviewsFileTooLarge(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{
+		"docs/a.md": "---\nevals:\n  - {id: reads-well, grader: human, assertion: It reads well.}\n---\nbody\n",
+	})
+	name := filepath.Join(dir, ".evalgate", "reviews.jsonl")
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(name, review.MaxSize+1); err != nil { // sparse: no disk space
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results.Slice() {
+		if r.File == ".evalgate/reviews.jsonl" {
+			if r.Code != "too_large" || r.Pos.String() != "1:1" || r.Message != "the reviews file is larger than 64 MiB; it is not read" {
+				t.Errorf("%s %s %q", r.Pos, r.Code, r.Message)
+			}
+			return
+		}
+	}
+	t.Error("no result for the reviews file")
+}
+
+// TestReviewUnselectedPage: a review of a page the config does not select is refused: check never
+// grades its evals, so the record would decide nothing.
+func TestReviewUnselectedPage(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": "version: 1\npages:\n  include: [\"docs/**/*.md\"]\n",
+		"notes/a.md":     "---\nevals:\n  - {id: reads-well, grader: human, assertion: It reads well.}\n---\nbody\n",
+	})
+	_, err := Review(context.Background(), ReviewOptions{Dir: dir, Page: "notes/a.md", EvalID: "reads-well", Pass: true, By: "Ann"})
+	var uerr *UsageError
+	if !errors.As(err, &uerr) || !strings.Contains(uerr.Msg, "notes/a.md is not selected by .evalgate.yaml") {
+		t.Errorf("Review = %v, want a usage error naming the page", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".evalgate", "reviews.jsonl")); !os.IsNotExist(err) {
+		t.Error("a record was written")
 	}
 }

@@ -54,6 +54,9 @@ func (k *Checker) Value(n *frontmatter.Node, t *Type, what string) bool {
 		return k.list(n, t, what)
 	case Map:
 		if n.Kind != frontmatter.Map {
+			if what == "" && t.Object != nil {
+				what = t.Object.Name // a document's root: "the baseline must be a mapping"
+			}
 			k.Fault(n.Pos, "wrong_type", "%s must be a mapping, got %s", what, Describe(n))
 			return false
 		}

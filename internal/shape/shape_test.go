@@ -85,6 +85,13 @@ func TestChecker(t *testing.T) {
 		{"name: a\nmin: x\nmax: 3", []string{`2:6 wrong_type min must be an integer, got "x"`}},
 		{"name: a\nlevl: low", []string{`2:1 unknown_key unknown key "levl" in the sample: did you mean "level"? (allowed: name, level, runs, codes, weight, rate, tags, on, re, min, max, text, pattern, from, to)`}},
 	}
+	// A document's root checked as a value of a mapping type is named as by Object: the baseline or
+	// a review that is a list said " must be a mapping".
+	var k Checker
+	k.Value(parse(t, "[1]"), &Type{Kind: Map, Object: sample}, "")
+	if ps := k.Problems(); len(ps) != 1 || ps[0].Message != "the sample must be a mapping, got a list" {
+		t.Errorf("a root that is a list: %v", ps)
+	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
 			var k Checker
