@@ -89,6 +89,8 @@ func Merge(o MergeOptions) (*report.Report, error) {
 			if su == nil {
 				su = &report.Suite{Name: s.Name, Target: s.Target, Pos: s.Pos}
 				suites[s.Name] = su
+			} else if su.Target != s.Target {
+				return nil, usagef("merge: suite %s has target %v in one report and %v in another: the shards of a set read one config", s.Name, su.Target, s.Target)
 			}
 			su.Weights.Pass += s.Weights.Pass
 			su.Weights.Total += s.Weights.Total
@@ -182,8 +184,16 @@ func checkShardSet(files []string, reps []*report.Report) error {
 			return usagef("merge: %s and %s were checked with different configs (sha256 %s and %s)", files[0], files[i], configHash(first), configHash(r))
 		case given[sh.Index] != "":
 			return usagef("merge: shard %d/%d is given twice: %s and %s", sh.Index, n, given[sh.Index], files[i])
+		case r.Scope.Mode != report.ScopeAll:
+			return usagef("merge: %s checked scope %s: a shard is a part of everything (check --all --shard K/N)", files[i], r.Scope.Mode)
 		}
 		given[sh.Index] = files[i]
+		// Each file is its shard's alone: a report that holds another's results is no part of this set.
+		for _, f := range r.Scope.Files {
+			if !InShard(f, *sh) {
+				return usagef("merge: %s, shard %d/%d, checked %s, which is another shard's", files[i], sh.Index, n, f)
+			}
+		}
 	}
 	// At most ten are named: a report may say it is one of 2^63 shards.
 	var missing []string

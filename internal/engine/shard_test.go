@@ -3,12 +3,14 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,6 +207,19 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 	whole := write("whole.json", Options{})
 	os.WriteFile(filepath.Join(dir, ".evalgate.yaml"), append(must(os.ReadFile(filepath.Join(dir, ".evalgate.yaml"))), "# edited\n"...), 0o644)
 	edited := write("edited.json", Options{Shard: &report.Shard{Index: 3, Count: 3}})
+	// Reports changed after they were written: another shard's file, another scope, another target.
+	forge := func(name, from string, edit func(string) string) string {
+		p := filepath.Join(t.TempDir(), name)
+		os.WriteFile(p, []byte(edit(string(must(os.ReadFile(from))))), 0o644)
+		return p
+	}
+	var s1files struct{ Scope struct{ Files []string } }
+	json.Unmarshal(must(os.ReadFile(s1)), &s1files)
+	stolen := forge("stolen.json", s2, func(j string) string {
+		return strings.Replace(j, `"files": [`, `"files": [`+strconv.Quote(s1files.Scope.Files[0])+`, `, 1)
+	})
+	paths := forge("paths.json", s2, func(j string) string { return strings.Replace(j, `"mode": "all"`, `"mode": "paths"`, 1) })
+	target := forge("target.json", s2, func(j string) string { return strings.Replace(j, `"target": 0.8`, `"target": 0.1`, 1) })
 	for _, tt := range []struct {
 		files []string
 		want  string
@@ -218,6 +233,9 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 		{[]string{s1, other, s3}, "is shard 2/4 but"},
 		{[]string{s1, s2, edited}, "different configs"},
 		{[]string{whole, s1}, "is not a shard's report"},
+		{[]string{s1, stolen, s3}, "which is another shard's"},
+		{[]string{s1, paths, s3}, "checked scope paths"},
+		{[]string{s1, target, s3}, "suite guides has target 0.8 in one report and 0.1 in another"},
 		{[]string{s1, s2, filepath.Join(dir, "nothing.json")}, "cannot read it"},
 		{nil, "give the JSON reports"},
 	} {
