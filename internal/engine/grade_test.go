@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/report"
 	"github.com/evalgate/evalgate/internal/testfs"
 )
 
@@ -69,14 +70,7 @@ func TestBuiltinStopped(t *testing.T) {
 			"  - {id: fences, grader: \"tool:code-fences\"}\n---\n# A\n\n[b](b.md#x)\n",
 		"docs/b.md": "# B\n",
 	})
-	// The run stops once its page is read, when its evals are counted, before they are graded.
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	stop := func(int, int) { cancel(errors.New("evalgate received SIGTERM")) }
-	rep, err := Run(ctx, Options{Mode: ModeCheck, Dir: dir, All: true, Progress: stop})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := checkStopped(t, dir)
 	n := 0
 	for r := range rep.Results.All() {
 		n++
@@ -97,7 +91,16 @@ func TestStoppedReadsNoMorePages(t *testing.T) {
 	for i := range 2*pageChunk + 1 {
 		files[fmt.Sprintf("docs/p%04d.md", i)] = "---\nevals:\n  - {id: has, grader: tool:contains, options: {text: x}}\n---\nx\n"
 	}
-	dir := testfs.Tree(t, files)
+	rep := checkStopped(t, testfs.Tree(t, files))
+	if n := rep.Results.Len(); n == 0 || n > pageChunk {
+		t.Errorf("%d results, want those of the first chunk of %d pages at most", n, pageChunk)
+	}
+}
+
+// checkStopped is check --all in dir stopped by a signal as soon as the first page's evals are counted,
+// before any is graded.
+func checkStopped(t *testing.T, dir string) *report.Report {
+	t.Helper()
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	stop := func(int, int) { cancel(errors.New("evalgate received SIGTERM")) }
@@ -105,7 +108,5 @@ func TestStoppedReadsNoMorePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := rep.Results.Len(); n == 0 || n > pageChunk {
-		t.Errorf("%d results, want those of the first chunk of %d pages at most", n, pageChunk)
-	}
+	return rep
 }
