@@ -166,6 +166,11 @@ func readReport(path string) (*report.Report, error) {
 // checkShardSet says what keeps reports from being one complete shard set, naming the files.
 func checkShardSet(files []string, reps []*report.Report) error {
 	first := reps[0]
+	for i, r := range reps {
+		if r.Scope.Shard == nil && configInvalid(r) {
+			return usagef("merge: %s is the report of a run its config stopped (it is invalid: see evalgate validate), not a shard's", files[i])
+		}
+	}
 	if first.Scope.Shard == nil {
 		return usagef("merge: %s is not a shard's report (its scope.shard is null): write each with evalgate check --all --shard K/N --json FILE", files[0])
 	}
@@ -211,6 +216,17 @@ func checkShardSet(files []string, reps []*report.Report) error {
 		return usagef("merge: shards %s and %d more are missing", strings.Join(missing, ", "), n-len(given)-len(missing))
 	}
 	return usagef("merge: shards %s are missing", strings.Join(missing, ", "))
+}
+
+// configInvalid reports whether r holds a fault of its config: a run that stopped there, before any
+// shard was taken.
+func configInvalid(r *report.Report) bool {
+	for res := range r.Results.Brief() {
+		if res.Source == diag.SourceConfig && res.Check == diag.CheckDefinition && res.Outcome == diag.Fail && !res.Verdictless {
+			return true
+		}
+	}
+	return false
 }
 
 // configHash is the SHA-256 of a report's config, or "none".

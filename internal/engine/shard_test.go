@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -220,6 +221,16 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 	})
 	paths := forge("paths.json", s2, func(j string) string { return strings.Replace(j, `"mode": "all"`, `"mode": "paths"`, 1) })
 	target := forge("target.json", s2, func(j string) string { return strings.Replace(j, `"target": 0.8`, `"target": 0.1`, 1) })
+	// A shard run its invalid config stopped writes a report without its shard.
+	bad := testfs.Tree(t, map[string]string{".evalgate.yaml": "version: 1\nbogus: 1\n", "a.md": "x\n"})
+	stopped, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: bad, All: true, Shard: &report.Shard{Index: 1, Count: 3}})
+	if !errors.Is(err, ErrConfigInvalid) {
+		t.Fatalf("an invalid config: %v", err)
+	}
+	var sb bytes.Buffer
+	report.WriteJSON(&sb, stopped)
+	invalid := filepath.Join(t.TempDir(), "invalid.json")
+	os.WriteFile(invalid, sb.Bytes(), 0o644)
 	for _, tt := range []struct {
 		files []string
 		want  string
@@ -234,6 +245,7 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 		{[]string{s1, s2, edited}, "different configs"},
 		{[]string{whole, s1}, "is not a shard's report"},
 		{[]string{s1, stolen, s3}, "which is another shard's"},
+		{[]string{invalid, s2, s3}, "invalid.json is the report of a run its config stopped"},
 		{[]string{s1, paths, s3}, "checked scope paths"},
 		{[]string{s1, target, s3}, "suite guides has target 0.8 in one report and 0.1 in another"},
 		{[]string{s1, s2, filepath.Join(dir, "nothing.json")}, "cannot read it"},
