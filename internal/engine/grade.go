@@ -174,7 +174,9 @@ func (r *run) addPage(ps *pageState) {
 	r.rep.Results.Add(ps.results...)
 	if ps.page != nil && ps.page.HasEvals {
 		r.pageEvals = true
-		r.rep.Seen.PagesWithEvals++
+		if !ps.unread { // a page not read may or may not have evals: the "saw" line counts what it knows
+			r.rep.Seen.PagesWithEvals++
+		}
 		r.rep.Seen.Evals += len(ps.page.Evals)
 	}
 }

@@ -33,6 +33,7 @@ type pageState struct {
 	size    int64
 	root    *frontmatter.Node
 	page    *docmeta.Page // nil: no frontmatter or no evals key
+	unread  bool          // the page was refused or could not be read: its results say why, and its evals are unknown
 	results []diag.Result
 	jobs    []*evalJob // the page's evals to grade, until they are handed to their pools
 
@@ -197,7 +198,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		if code == "target_outside_repo" && !errors.Is(err, repofs.ErrGitDir) {
 			why = "is a symlink that " + why
 		}
-		ps.page = &docmeta.Page{HasEvals: true}
+		ps.page, ps.unread = &docmeta.Page{HasEvals: true}, true
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
 			Outcome: diag.Error, Code: code, Message: "the page " + why + "; it was not read",
@@ -210,7 +211,7 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	if errors.As(err, &tooLarge) {
 		ps.size = tooLarge.Size
 	} else if err != nil {
-		ps.page = &docmeta.Page{HasEvals: true}
+		ps.page, ps.unread = &docmeta.Page{HasEvals: true}, true
 		ps.results = append(ps.results, diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
 			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + repofs.Reason(err),

@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -135,5 +137,25 @@ func TestProgress(t *testing.T) {
 	}
 	if len(calls) != 0 {
 		t.Errorf("validate called Progress: %v", calls)
+	}
+}
+
+// TestSeenUnreadPage: a page that is not read (a symlink out of the repository) is seen, and its
+// refusal reported, but not counted as a page with evals: whether it has any is unknown.
+func TestSeenUnreadPage(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{"docs/a.md": "---\nevals:\n  - {id: h, grader: tool:headings}\n---\n# A\n"})
+	outside := filepath.Join(t.TempDir(), "out.md")
+	if err := os.WriteFile(outside, []byte("# plain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "docs", "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (report.Seen{Pages: 2, PagesWithEvals: 1, Evals: 1}); rep.Seen != want {
+		t.Errorf("seen %+v, want %+v", rep.Seen, want)
 	}
 }
