@@ -416,8 +416,15 @@ func plural(n int, one, many string) string {
 // Flavored Markdown would read as markup in running text or a table cell
 // (CommonMark lets any ASCII punctuation be escaped), and writes &, < and >
 // as entities so no HTML or autolink can be formed. "#" and "[" are escaped
-// too, so no "##[" survives for the runner's legacy command parser.
+// too, so no "##[" survives for the runner's legacy command parser. GFM's
+// extended autolinks need no brackets: a bare https://host, www.host or
+// name@host in page text became a live link in the job summary. Their
+// marks are written as entities, which the autolinker does not read as
+// those characters: "://", "www." and "@".
 var markdownEscaper = strings.NewReplacer(
+	"://", "&#58;//",
+	"www.", "www&#46;",
+	"@", "&#64;",
 	`\`, `\\`,
 	"|", `\|`,
 	"`", "\\`",

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
 	"github.com/evalgate/evalgate/internal/diag"
 )
 
@@ -22,7 +25,8 @@ func TestMarkdownText(t *testing.T) {
 		{"<script>&amp;</script>", 0, "&lt;script&gt;&amp;amp;&lt;/script&gt;"},
 		{`back\slash \| pipe`, 0, `back\\slash \\\| pipe`},
 		{"line\nbreak\r\nand\u2028sep", 0, `line\\nbreak\\r\\nand\\u2028sep`},
-		{"[link](http://x) ![img](y)", 0, `\[link\](http://x) !\[img\](y)`},
+		{"[link](http://x) ![img](y)", 0, `\[link\](http&#58;//x) !\[img\](y)`},
+		{"https://a.example www.b.example c@d.example", 0, "https&#58;//a.example www&#46;b.example c&#64;d.example"},
 		{"*em* _em_ ~~del~~ $x$", 0, `\*em\* \_em\_ \~\~del\~\~ \$x\$`},
 		{"##[error]x", 0, `\#\#\[error\]x`},
 		{"::error::x", 0, "::error::x"}, // only at the start of a line, and no cell starts one
@@ -36,6 +40,26 @@ func TestMarkdownText(t *testing.T) {
 		if got := markdownText(tt.in, tt.max); got != tt.want {
 			t.Errorf("markdownText(%q, %d) = %q, want %q", tt.in, tt.max, got, tt.want)
 		}
+	}
+}
+
+// TestMarkdownTextNoAutolink: page text in a job summary table makes no link when GitHub renders it
+// (goldmark with GFM, whose autolinks are GitHub's: the raw text does make three).
+func TestMarkdownTextNoAutolink(t *testing.T) {
+	const text = "log in at https://evil.example/login, www.evil.example or admin@evil.example"
+	gfm := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	render := func(cell string) string {
+		var b bytes.Buffer
+		if err := gfm.Convert([]byte("| message |\n| --- |\n| "+cell+" |\n"), &b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	if raw := render(text); strings.Count(raw, "<a href") != 3 {
+		t.Fatalf("the oracle finds %d links in the raw text, want 3:\n%s", strings.Count(raw, "<a href"), raw)
+	}
+	if html := render(markdownText(text, 0)); strings.Contains(html, "<a") || !strings.Contains(html, "https://evil.example/login") {
+		t.Errorf("the escaped text renders as\n%s", html)
 	}
 }
 
