@@ -254,8 +254,8 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageErr(stderr, "%v", err)
 	}
-	if *jobs < 0 { // 0, the default, is the number of CPUs (README "Commands")
-		return usageErr(stderr, "--jobs: give 1 or more, or 0 for the number of CPUs; got %d", *jobs)
+	if *jobs < 0 || *jobs > maxJobs { // 0, the default, is the number of CPUs (README "Commands")
+		return usageErr(stderr, "--jobs: give 1 to %d, or 0 for the number of CPUs; got %d", maxJobs, *jobs)
 	}
 	dir, err := os.Getwd()
 	if err != nil {
@@ -362,6 +362,10 @@ func runStatus(rep *report.Report, err error, stderr io.Writer) (code int, done 
 	}
 	return exitOK, false
 }
+
+// maxJobs bounds --jobs: each parallel grader holds its own state, and 99,999,999 of them took the
+// machine's 24 GB (and ignored SIGTERM while they were made).
+const maxJobs = 1024
 
 // defaultFormat is github inside GitHub Actions, else text.
 func defaultFormat() string {
