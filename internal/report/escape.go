@@ -18,7 +18,9 @@ import (
 //   - a white space character other than ASCII space at the start of s (in
 //     its leading run of white space) becomes \uNNNN too: the Actions runner
 //     strips all of Unicode's White_Space before it looks for "::", so
-//     U+00A0 "::stop-commands::x" would start a workflow command.
+//     U+00A0 "::stop-commands::x" would start a workflow command. So does one
+//     in a run after an ASCII space, where a field of a line starts ("not
+//     selected: PATH"): a path or an assertion reads the same wherever it is.
 //
 // Pure ASCII text without controls is returned as it is, without a copy.
 func OneLine(s string) string {
@@ -46,7 +48,7 @@ func OneLine(s string) string {
 		default:
 			b.WriteString(s[i : i+size])
 		}
-		lead = lead && leadingSpace(r)
+		lead = r == ' ' || lead && leadingSpace(r) // after a space a field may start: "...: PATH"
 		i += size
 	}
 	return b.String()
@@ -61,9 +63,9 @@ func needsEscape(s string) bool {
 			return true
 		}
 		if c >= utf8.RuneSelf {
-			// s[:i] is printable ASCII: the leading run of white
-			// space is still open if it is all spaces.
-			return needsEscapeUnicode(s, i, strings.Trim(s[:i], " ") == "")
+			// s[:i] is printable ASCII: a run of white space is open
+			// at the start of s or after a space.
+			return needsEscapeUnicode(s, i, i == 0 || s[i-1] == ' ')
 		}
 	}
 	return false
@@ -76,7 +78,7 @@ func needsEscapeUnicode(s string, i int, lead bool) bool {
 			if c < 0x20 || c == 0x7f {
 				return true
 			}
-			lead = lead && c == ' '
+			lead = c == ' '
 			i++
 			continue
 		}

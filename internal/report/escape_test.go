@@ -131,6 +131,8 @@ func TestEscapeUnicode(t *testing.T) {
 			checkEq(t, "OneLine at the start", OneLine(c+"::stop-commands::x"), tc.lead+"::stop-commands::x")
 			checkEq(t, "OneLine after spaces", OneLine("  "+c+"::x"), "  "+tc.lead+"::x")
 			checkEq(t, "OneLine inside", OneLine("a"+c+"b"), "a"+tc.mid+"b")
+			// After an ASCII space a field starts ("not selected: PATH"): as at the start.
+			checkEq(t, "OneLine after a field's space", OneLine("not selected: "+c+"::x"), "not selected: "+tc.lead+"::x")
 			checkEq(t, "Line", Line(c+"::stop-commands::x"), guarded)
 			checkEq(t, "Line inside", Line("a"+c+"::b"), "a"+tc.mid+"::b")
 			checkEq(t, "Notice", Notice(c+"::stop-commands::x"), "evalgate: "+tc.lead+"::stop-commands::x")
