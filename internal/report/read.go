@@ -1,12 +1,16 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
 // ReadJSON reads a JSON report that WriteJSON wrote (README "Shards": `evalgate merge` joins them)
@@ -89,8 +93,8 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		}
 		seen[key] = true
 		if key != "results" {
-			if err := dec.Decode(to); err != nil {
-				return bad(err)
+			if err := decodeOnce(dec, to); err != nil {
+				return bad(fmt.Errorf("%s: %v", key, err))
 			}
 			continue
 		}
@@ -103,8 +107,8 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		}
 		for i := 0; dec.More(); i++ {
 			var j jsonResult
-			if err := dec.Decode(&j); err != nil {
-				return bad(err)
+			if err := decodeOnce(dec, &j); err != nil {
+				return bad(fmt.Errorf("results[%d]: %v", i, err))
 			}
 			res, err := fromJSONResult(j)
 			if err != nil {
@@ -120,6 +124,23 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		return bad(err)
 	}
 	return in, nil
+}
+
+// decodeOnce decodes the next value of dec into to, as dec.Decode does (no unknown field), and refuses
+// a key given twice at any depth, which encoding/json would take last-wins: a merged report must be
+// the one its shard wrote.
+func decodeOnce(dec *json.Decoder, to any) error {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return err
+	}
+	if _, problems := frontmatter.ParseJSON(raw, 1); len(problems) > 0 && problems[0].Code == "duplicate_key" {
+		what, _, _ := strings.Cut(problems[0].Message, ";") // its positions are the value's, not the file's
+		return errors.New(what)
+	}
+	strict := json.NewDecoder(bytes.NewReader(raw))
+	strict.DisallowUnknownFields()
+	return strict.Decode(to)
 }
 
 const maxEvidenceDepth = 1000

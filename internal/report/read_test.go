@@ -57,6 +57,10 @@ func TestReadJSONFaults(t *testing.T) {
 		{`{"version": 1, "scope": {"mode": "all"}, "summary": {"weights": {"pass": -1, "total": 2}}}`, "summary.weights {pass: -1"},
 		{`{"version": 1, "scope": {"mode": "all"}, "summary": {"weights": {"pass": 3, "total": 2}}}`, "summary.weights {pass: 3"},
 		{`{"version": 1, "scope": {"mode": "all"}, "suites": [{"name": "s", "weights": {"pass": 0, "total": -1}}]}`, "suites[0].weights"},
+		// A key twice at any depth, which encoding/json would take last-wins.
+		{`{"version": 1, "scope": {"mode": "all", "mode": "paths"}}`, `scope: duplicate key "mode"`},
+		{`{"version": 1, "scope": {"mode": "all", "shard": {"index": 2, "index": 1, "count": 3}}}`, `duplicate key "index"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "outcome": "pass"}]}`, `results[0]: duplicate key "outcome"`},
 		// Evidence deeper than every JSON value evalgate reads.
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "evidence": {"a": ` +
 			strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}]}`, "results[0]: evidence nests deeper than 1000 levels"},
