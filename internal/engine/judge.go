@@ -160,8 +160,10 @@ func (r *run) newProvider(pc config.Provider, j *judging) *provider {
 		case key == "":
 			p.unavailable = pc.APIKeyEnv + " is not set"
 		}
-		if key != "" {
+		if len(key) >= judge.MinMasked {
 			j.keys = append(j.keys, key)
+		}
+		if key != "" {
 			r.redact = append(r.redact, key)
 		}
 	}
@@ -458,12 +460,12 @@ func (r *run) askRun(ctx context.Context, p *judgePlan, i int) judge.Run {
 		return judge.Run{Err: err}
 	}
 	e := &p.runs[i].entry
-	e.Model, e.Tokens = reply.Model, reply.Tokens
+	e.Model, e.Tokens = r.maskText(reply.Model), reply.Tokens // the server's word, which may echo anything
 	v, err := judge.Parse(reply.Text, p.in.Target, reply.Fenced)
 	if err != nil {
 		return judge.Run{Err: err}
 	}
-	e.Verdict = v
+	e.Verdict = r.keptVerdict(v)
 	j.cache.Put(p.runs[i].key, *e)
 	return judge.Run{Verdict: &e.Verdict}
 }
@@ -474,6 +476,26 @@ const (
 	maxQuotes    = 5
 	maxQuote     = 300
 )
+
+// keptVerdict is what a run's verdict keeps, in the cache as in evidence: its reasoning and quotes
+// within evidence's bounds (a 3 MB reasoning made an entry past what the cache reads back, so it was
+// asked again every run), with every key masked. A key the reply held escaped (\u0073\u006b...) is
+// clear once decoded: the entry, which a later run without the key replays, had it in clear.
+func (r *run) keptVerdict(v judge.Verdict) judge.Verdict {
+	quotes := make([]string, min(len(v.Quotes), maxQuotes))
+	for i := range quotes {
+		quotes[i] = r.maskText(diag.ClipRunes(v.Quotes[i], maxQuote))
+	}
+	return judge.Verdict{Quotes: quotes, Reasoning: r.maskText(diag.ClipRunes(v.Reasoning, maxReasoning)), Verdict: v.Verdict}
+}
+
+// maskText is s with every judge key in it written ***.
+func (r *run) maskText(s string) string {
+	for _, k := range r.judge.keys {
+		s = strings.ReplaceAll(s, k, "***")
+	}
+	return s
+}
 
 // judgeResult is the eval's result from its runs: the consensus, or judge_budget when runs are
 // missing for want of calls, with the evidence of every run.
@@ -554,9 +576,7 @@ func toAny(ss []string) []any {
 // mask replaces every key's value in the result's message and evidence with *** (README "The AI
 // judge": a key never reaches a report).
 func (r *run) mask(res diag.Result) diag.Result {
-	for _, k := range r.judge.keys {
-		res.Message = strings.ReplaceAll(res.Message, k, "***")
-	}
+	res.Message = r.maskText(res.Message)
 	if len(r.judge.keys) > 0 && holdsKey(res.Evidence, r.judge.keys) {
 		res.Evidence = maskValue(res.Evidence, r.judge.keys).(map[string]any)
 	}

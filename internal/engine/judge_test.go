@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -273,4 +276,48 @@ func TestJudgeRedirectKeepsKey(t *testing.T) {
 	if len(leaked) > 0 {
 		t.Errorf("the other origin was asked, with headers %q", leaked)
 	}
+}
+
+// TestJudgeKeyEscapedNeverCached: a judge whose reasoning holds the key JSON-escaped (\u0073\u006b...),
+// which decodes to the key in clear, has it masked in its cache entry too: the entry, which a later
+// run without the key (a fork's) replays, held it in clear. The entry's reasoning is also bounded as
+// evidence's is, so that the cache can read it back.
+func TestJudgeKeyEscapedNeverCached(t *testing.T) {
+	const key = "sk-engine-key-123"
+	var escaped strings.Builder
+	for _, c := range key {
+		fmt.Fprintf(&escaped, `\u%04x`, c)
+	}
+	verdict := `{"quotes": [], "reasoning": "your key is ` + escaped.String() + ` ` + strings.Repeat("R", 3<<20) + `", "verdict": "fail"}`
+	srv := &replies{steps: []func(http.ResponseWriter){func(w http.ResponseWriter) {
+		fmt.Fprintf(w, `{"model": "m", "choices": [{"finish_reason": "stop", "message": {"content": %q}}]}`, verdict)
+	}}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", ts.URL),
+		"docs/a.md":      "---\nevals:\n  - The page says how to install.\n---\nRun the installer.\n",
+	})
+	for _, env := range [][]string{{"JUDGE_KEY=" + key}, nil} { // then the cache alone
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rep.Results.Slice() {
+			if b, _ := json.Marshal(r); r.Grader == "ai" && (strings.Contains(string(b), key) || !strings.Contains(string(b), "your key is ***")) {
+				t.Errorf("key %v: the result %s", env != nil, b)
+			}
+		}
+	}
+	if srv.n != 1 {
+		t.Errorf("%d requests: the run was not replayed from the cache", srv.n)
+	}
+	filepath.WalkDir(filepath.Join(dir, ".evalgate"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); strings.Contains(string(b), key) || len(b) > 1<<20 {
+				t.Errorf("%s: %d bytes, the key in clear: %v", p, len(b), strings.Contains(string(b), key))
+			}
+		}
+		return err
+	})
 }

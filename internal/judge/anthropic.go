@@ -47,8 +47,7 @@ func (a *Anthropic) Ask(ctx context.Context, p Prompt) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	mask := func(err error) error { return maskKey(err, a.Key) }
-	body, err := ask(ctx, a.Retries, a.Sleep, mask, func() ([]byte, int, http.Header, error) {
+	body, err := ask(ctx, a.Retries, a.Sleep, a.Key, func() ([]byte, int, http.Header, error) {
 		rctx, cancel := context.WithTimeout(ctx, a.Timeout)
 		defer cancel()
 		hr, err := http.NewRequestWithContext(rctx, http.MethodPost, strings.TrimRight(a.BaseURL, "/")+"/v1/messages", bytes.NewReader(buf))
@@ -61,7 +60,7 @@ func (a *Anthropic) Ask(ctx context.Context, p Prompt) (Reply, error) {
 		}
 		hr.Header.Set("anthropic-version", AnthropicVersion)
 		hr.Header.Set("x-api-key", a.Key)
-		return send(a.Client, hr, a.Key)
+		return send(a.Client, hr)
 	})
 	if err != nil {
 		return Reply{}, err

@@ -31,12 +31,15 @@ func TestParse(t *testing.T) {
 		{"prose", "The page passes.", false, "the reply is not a JSON object"},
 		{"prose after", ok + " I hope this helps.", false, "the reply holds more than one JSON object"},
 		{"two objects", ok + ok, false, "the reply holds more than one JSON object"},
-		{"an unknown field", `{"quotes": [], "reasoning": "r", "verdict": "pass", "score": 1}`, false, `json: unknown field "score"`},
+		{"an unknown field", `{"quotes": [], "reasoning": "r", "verdict": "pass", "score": 1}`, false, `unknown field "score"`},
 		{"no reasoning", `{"quotes": [], "verdict": "pass"}`, false, "the verdict needs quotes, reasoning and verdict"},
-		{"null quotes", `{"quotes": null, "reasoning": "r", "verdict": "pass"}`, false, "the verdict needs quotes"},
+		{"null quotes", `{"quotes": null, "reasoning": "r", "verdict": "pass"}`, false, "quotes must be a list of strings"},
 		{"another verdict", `{"quotes": [], "reasoning": "r", "verdict": "PASS"}`, false, `verdict must be pass, fail or partial, got "PASS"`},
 		{"an invented quote", `{"quotes": ["Run the uninstaller"], "reasoning": "r", "verdict": "pass"}`, false, `the quote "Run the uninstaller" is not in the target`},
-		{"not JSON", `{"verdict": pass}`, false, "invalid character"},
+		{"not JSON", `{"verdict": pass}`, false, "JSON: unexpected 'p'"},
+		// Keys exact and once: encoding/json matched VERDICT and took the later of two.
+		{"a key in capitals", `{"QUOTES": [], "Reasoning": "r", "VERDICT": "pass"}`, false, `unknown field "QUOTES"`},
+		{"a key twice", `{"quotes": [], "reasoning": "r", "verdict": "fail", "verdict": "pass"}`, false, `duplicate key "verdict"`},
 	}
 	for _, tt := range tests {
 		v, err := Parse([]byte(tt.reply), []byte(target), tt.fenced)

@@ -73,7 +73,7 @@ const maxReply = 4 << 20
 // growing backoff; a 400 that names response_format is asked again once with the schema in the prompt.
 func (o *OpenAI) Ask(ctx context.Context, p Prompt) (Reply, error) {
 	strict := true
-	body, err := ask(ctx, o.Retries, o.Sleep, o.mask, func() ([]byte, int, http.Header, error) {
+	body, err := ask(ctx, o.Retries, o.Sleep, o.Key, func() ([]byte, int, http.Header, error) {
 		body, status, header, err := o.post(ctx, p, strict)
 		if err == nil && status == http.StatusBadRequest && strict && bytes.Contains(body, []byte("response_format")) {
 			strict = false // the server has no strict output: the schema goes in the prompt
@@ -89,7 +89,7 @@ func (o *OpenAI) Ask(ctx context.Context, p Prompt) (Reply, error) {
 
 // ask makes a request until it succeeds, fails for good, or the retries are spent (README "The AI
 // judge"); it returns a 200's body.
-func ask(ctx context.Context, retries int, sleep func(context.Context, time.Duration) error, mask func(error) error,
+func ask(ctx context.Context, retries int, sleep func(context.Context, time.Duration) error, key string,
 	do func() ([]byte, int, http.Header, error)) ([]byte, error) {
 	if sleep == nil {
 		sleep = wait
@@ -102,9 +102,10 @@ func ask(ctx context.Context, retries int, sleep func(context.Context, time.Dura
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case err == nil && !retryable(status):
-			return nil, mask(fmt.Errorf("%w: %s: %s", ErrStatus, http.StatusText(status), clip(string(body))))
+			// Masked before the clip, so that no clip cuts the mask short.
+			return nil, fmt.Errorf("%w: %s: %s", ErrStatus, http.StatusText(status), clip(maskText(plainJSON(body), key)))
 		case attempt >= retries && err != nil:
-			return nil, mask(err)
+			return nil, maskKey(err, key)
 		case attempt >= retries:
 			return nil, fmt.Errorf("%w: %s after %d retries", ErrStatus, http.StatusText(status), retries)
 		}
@@ -208,13 +209,13 @@ func (o *OpenAI) post(ctx context.Context, p Prompt, strict bool) ([]byte, int, 
 	default:
 		hr.Header.Set("Authorization", "Bearer "+o.Key)
 	}
-	return send(o.Client, hr, o.Key)
+	return send(o.Client, hr)
 }
 
-// send makes one request and reads its bounded body, with every copy of the key in it masked as ***:
-// a server that echoes the request (or a proxy's error page that quotes it) hands the key to no
-// verdict, message, cache entry or report, clipped or whole (README "The AI judge").
-func send(client *http.Client, hr *http.Request, key string) ([]byte, int, http.Header, error) {
+// send makes one request and reads its bounded body. The body is not masked here: a key in it may be
+// escaped (\u0073\u006b..., \/), and masking the raw bytes broke a valid reply whose words held a short
+// key. The key is masked in what is read from the body (plainJSON, the engine's verdicts and results).
+func send(client *http.Client, hr *http.Request) ([]byte, int, http.Header, error) {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -227,20 +228,44 @@ func send(client *http.Client, hr *http.Request, key string) ([]byte, int, http.
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	if key != "" {
-		body = bytes.ReplaceAll(body, []byte(key), []byte("***"))
-	}
 	return body, resp.StatusCode, resp.Header, nil
 }
 
-// mask keeps the key out of an error's text (README "The AI judge": keys never reach a report).
-func (o *OpenAI) mask(err error) error { return maskKey(err, o.Key) }
+// plainJSON is an error body as text to quote: a JSON body decoded and written again without the
+// escapes it needs not (\/, \u0073), so that a key the server quoted escaped is plain for the mask;
+// any other body as it is.
+func plainJSON(body []byte) string {
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return string(body)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(body)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
+// MinMasked is the shortest key masked in text, as grader output's secrets: a shorter one would mask
+// parts of ordinary words ("e" in every message) and protects nothing.
+const MinMasked = 4
+
+// maskKey keeps the key out of an error's text (README "The AI judge": keys never reach a report).
 func maskKey(err error, key string) error {
-	if err == nil || key == "" || !strings.Contains(err.Error(), key) {
+	if err == nil || len(key) < MinMasked || !strings.Contains(err.Error(), key) {
 		return err
 	}
-	return errors.New(strings.ReplaceAll(err.Error(), key, "***"))
+	return errors.New(maskText(err.Error(), key))
+}
+
+// maskText is s with every copy of key written ***.
+func maskText(s, key string) string {
+	if len(key) < MinMasked {
+		return s
+	}
+	return strings.ReplaceAll(s, key, "***")
 }
 
 // read takes the verdict text out of a Chat Completions response.

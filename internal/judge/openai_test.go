@@ -178,30 +178,44 @@ func TestOpenAIAuth(t *testing.T) {
 	}
 }
 
-// TestOpenAIEchoesNoKey: a server that echoes the key, in a verdict, its model or an error body, hands
-// it to nothing: every copy is *** before the reply is read, so no clip can cut the mask short.
+// TestOpenAIEchoesNoKey: a server whose error body quotes the key, plainly, JSON-escaped (\/ or
+// \u0073...) or across the clip of 80, hands it to no error text: the body is decoded before it is
+// masked, and masked before it is clipped. A reply is read as sent: its words are masked where they
+// are read (the engine's verdicts), so that a short key cannot break a valid verdict.
 func TestOpenAIEchoesNoKey(t *testing.T) {
-	const key = "sk-test-SECRET123"
-	echo := `{"quotes": [], "reasoning": "you sent Bearer ` + key + `", "verdict": "fail"}`
-	srv := &scripted{steps: []func(http.ResponseWriter){
-		func(w http.ResponseWriter) {
-			c, _ := json.Marshal(echo)
-			io.WriteString(w, `{"model": "`+key+`", "choices": [{"finish_reason": "stop", "message": {"content": `+string(c)+`}}]}`)
-		},
-		status(403, nil, strings.Repeat("P", 57)+"Bearer "+key), // the key across the clip of 80
-	}}
+	const key = "sk-test/SECRET123"
+	escaped := strings.ReplaceAll(key, "/", `\/`)
+	var unicode strings.Builder
+	for _, c := range key {
+		fmt.Fprintf(&unicode, `\u%04x`, c)
+	}
+	for _, body := range []string{
+		strings.Repeat("P", 57) + "Bearer " + key, // the key across the clip of 80
+		`{"error": "bad key ` + escaped + `"}`,
+		`{"error": {"message": "bad key ` + unicode.String() + `"}}`,
+	} {
+		srv := &scripted{steps: []func(http.ResponseWriter){status(403, nil, body)}}
+		ts := httptest.NewServer(srv)
+		o := &OpenAI{BaseURL: ts.URL, Key: key, Model: "m", Timeout: time.Second, Client: ts.Client()}
+		if _, err := o.Ask(context.Background(), testPrompt); err == nil || strings.Contains(err.Error(), "SECRET") || !strings.Contains(err.Error(), "***") {
+			t.Errorf("%s: the error: %v", body, err)
+		}
+		ts.Close()
+	}
+	// A valid verdict holding a short key's letters is read as it was sent.
+	srv := &scripted{steps: []func(http.ResponseWriter){func(w http.ResponseWriter) {
+		c, _ := json.Marshal(`{"quotes": [], "reasoning": "it passes", "verdict": "pass"}`)
+		io.WriteString(w, `{"model": "m", "choices": [{"finish_reason": "stop", "message": {"content": `+string(c)+`}}]}`)
+	}}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	o := &OpenAI{BaseURL: ts.URL, Key: key, Model: "m", Timeout: time.Second, Client: ts.Client()}
+	o := &OpenAI{BaseURL: ts.URL, Key: "pass", Model: "m", Timeout: time.Second, Client: ts.Client()}
 	reply, err := o.Ask(context.Background(), testPrompt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fmt.Sprintf("%s %s", reply.Text, reply.Model); strings.Contains(got, "SECRET") || !strings.Contains(got, "Bearer ***") {
-		t.Errorf("the reply holds the key: %s", got)
-	}
-	if _, err := o.Ask(context.Background(), testPrompt); err == nil || strings.Contains(err.Error(), "SECRET") {
-		t.Errorf("the error: %v", err)
+	if v, err := Parse(reply.Text, []byte("Run the installer."), reply.Fenced); err != nil || !v.Passed() {
+		t.Errorf("a key of 'pass': %v, %v", v, err)
 	}
 }
 

@@ -5,13 +5,13 @@ package judge
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/frontmatter"
 )
 
 // Template is the version of the prompt and verdict contract; it is part of every cache key and of the
@@ -48,35 +48,61 @@ func Parse(reply, target []byte, fenced bool) (Verdict, error) {
 	if fenced {
 		body = unfence(body)
 	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.DisallowUnknownFields()
-	var raw struct {
-		Quotes    *[]string `json:"quotes"`
-		Reasoning *string   `json:"reasoning"`
-		Verdict   *string   `json:"verdict"`
-	}
 	if len(body) == 0 || body[0] != '{' {
 		return Verdict{}, fmt.Errorf("%w: the reply is not a JSON object", ErrInvalid)
 	}
-	if err := dec.Decode(&raw); err != nil {
-		return Verdict{}, fmt.Errorf("%w: %v", ErrInvalid, err)
-	}
-	if dec.More() || dec.InputOffset() != int64(len(body)) {
+	// Read as written, keys exact and once each: encoding/json matched "VERDICT" and took the later of
+	// two "verdict" keys, so an ambiguous reply could turn a fail into a pass.
+	root, problems := frontmatter.ParseJSON(body, 1)
+	switch {
+	case len(problems) > 0 && strings.Contains(problems[0].Message, "after the JSON value"):
 		return Verdict{}, fmt.Errorf("%w: the reply holds more than one JSON object", ErrInvalid)
+	case len(problems) > 0:
+		return Verdict{}, fmt.Errorf("%w: %s", ErrInvalid, problems[0].Message)
+	}
+	var v Verdict
+	var has [3]bool
+	for _, e := range root.Entries {
+		n := e.Value
+		switch e.Key {
+		case "quotes":
+			if n.Kind != frontmatter.List {
+				return Verdict{}, fmt.Errorf("%w: quotes must be a list of strings", ErrInvalid)
+			}
+			v.Quotes = make([]string, len(n.Items))
+			for i, q := range n.Items {
+				if q.Kind != frontmatter.String {
+					return Verdict{}, fmt.Errorf("%w: quotes must be a list of strings", ErrInvalid)
+				}
+				v.Quotes[i] = q.Text
+			}
+			has[0] = true
+		case "reasoning", "verdict":
+			if n.Kind != frontmatter.String {
+				return Verdict{}, fmt.Errorf("%w: %s must be a string", ErrInvalid, e.Key)
+			}
+			if e.Key == "reasoning" {
+				v.Reasoning, has[1] = n.Text, true
+			} else {
+				v.Verdict, has[2] = n.Text, true
+			}
+		default:
+			return Verdict{}, fmt.Errorf("%w: unknown field %q", ErrInvalid, clip(e.Key))
+		}
 	}
 	switch {
-	case raw.Verdict == nil || raw.Reasoning == nil || raw.Quotes == nil:
+	case has != [3]bool{true, true, true}:
 		return Verdict{}, fmt.Errorf("%w: the verdict needs quotes, reasoning and verdict", ErrInvalid)
-	case *raw.Verdict != Pass && *raw.Verdict != Fail && *raw.Verdict != Partial:
-		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, clip(*raw.Verdict))
+	case v.Verdict != Pass && v.Verdict != Fail && v.Verdict != Partial:
+		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, clip(v.Verdict))
 	}
 	folded := fold(string(target))
-	for _, q := range *raw.Quotes {
+	for _, q := range v.Quotes {
 		if f := fold(q); f != "" && !strings.Contains(folded, f) {
 			return Verdict{}, fmt.Errorf("%w: the quote %q is not in the target", ErrInvalid, clip(q))
 		}
 	}
-	return Verdict{Quotes: *raw.Quotes, Reasoning: *raw.Reasoning, Verdict: *raw.Verdict}, nil
+	return v, nil
 }
 
 // unfence returns the body of one ```json (or ```) fence that is the whole reply, else the reply.
