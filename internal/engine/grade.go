@@ -80,6 +80,9 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		if j.results == nil {
 			j.results = r.gradeSafely(ctx, j)
 		}
+		// The jobs of the chunk are kept for their verdicts: an ai eval's plan holds its target and prompt,
+		// and 500 of them on 200 KB pages held 375 MB till the chunk ended.
+		j.plan = nil
 		add(j.results...)
 		if j.ps.pending.Add(-1) == 0 {
 			j.ps.release()

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -320,4 +321,38 @@ func TestJudgeKeyEscapedNeverCached(t *testing.T) {
 		}
 		return err
 	})
+}
+
+// TestJudgePlansReleased: an ai eval's plan (its target and prompt) is let go once the eval is graded.
+// The chunk's jobs are kept to the end for their verdicts, and 500 plans on 200 KB pages held 375 MB.
+// When the last eval is graded, what is still live (a collection counts it) is far less than the
+// plans would be.
+func TestJudgePlansReleased(t *testing.T) {
+	const pages, size = 150, 200 << 10
+	srv := &replies{steps: []func(http.ResponseWriter){answer(passVerdict, "stop")}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	files := map[string]string{".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  cache: \"\"\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", ts.URL)}
+	body := "Run the installer.\n" + strings.Repeat("Some more words about the tool.\n", size/32)
+	for i := range pages {
+		files[fmt.Sprintf("docs/p%03d.md", i)] = "---\nevals:\n  - The page says how to install.\n---\n" + body
+	}
+	dir := testfs.Tree(t, files)
+	var live uint64
+	progress := func(done, total int) {
+		if done == pages && total == pages {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			live = m.HeapAlloc
+		}
+	}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Progress: progress, Env: []string{"JUDGE_KEY=sk-engine-key-123"}})
+	if err != nil || rep.Summary.Pass != pages {
+		t.Fatalf("%v, %+v", err, rep.Summary)
+	}
+	t.Logf("%d MB live", live>>20)
+	if plans := uint64(pages * size); live == 0 || live > plans/2 {
+		t.Errorf("%d MB live when the last eval was graded; the plans alone are %d MB", live>>20, plans>>20)
+	}
 }
