@@ -378,12 +378,36 @@ func judgeRow(res *diag.Result) string {
 }
 
 // shellWord quotes s for a POSIX shell when it needs it: a path with a
-// space or a quote still pastes as one argument.
+// space or a quote still pastes as one argument. A name OneLine would escape
+// (a control character, a line break, a bidi or zero-width character, an
+// invalid byte) is written in bash's $'...' with those escapes, so that the
+// command still names the file, which the summary cannot show raw.
 func shellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-") == "" {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if OneLine(s) == s {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1 || r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\\' || r == '\'':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case OneLine(string(r)) != string(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteString("'")
+	return b.String()
 }
 
 func skipRow(res *diag.Result) string {

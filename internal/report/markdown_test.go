@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"os/exec"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -274,6 +275,21 @@ func TestPendingReviewCommand(t *testing.T) {
 	ai := diag.Result{Source: diag.SourcePage, File: "docs/a.md", Check: "auto-1", Grader: "ai", Outcome: diag.Pending, Code: "no_judge"}
 	if row := pendingRow(&human); !strings.Contains(row, "evalgate review docs/a.md reads-well --pass (or --fail)") {
 		t.Errorf("human row %q", row)
+	}
+	// A name the summary cannot show raw is quoted in bash's $'...', which bash reads back to the name.
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatal("no bash to read the quoted names back")
+	}
+	for _, name := range []string{"docs/\x1b[31mred.md", "a\nb.md", "it's \\ odd\u202e.md", "\u00a0::x.md", "bad\xffbyte.md"} {
+		word := shellWord(name)
+		if OneLine(word) != word {
+			t.Errorf("shellWord(%q) = %q holds what the summary escapes", name, word)
+		}
+		out, err := exec.Command(bash, "-c", "printf %s "+word).Output()
+		if err != nil || string(out) != name {
+			t.Errorf("bash reads shellWord(%q) = %s as %q (%v)", name, word, out, err)
+		}
 	}
 	dash := human
 	dash.File = "-root.md"
