@@ -137,7 +137,7 @@ func detectBase(ctx context.Context, req Request) (*Changes, error) {
 	var s pathSets
 	s.addDiff(entries)
 	s.changed = append(s.changed, untracked...)
-	return s.result(req.Root, mb), nil
+	return s.result(ctx, g, mb)
 }
 
 // detectPullRequest handles the pull request events, from the payload's
@@ -222,7 +222,7 @@ func detectPullRequest(ctx context.Context, req Request) (*Changes, error) {
 	}
 	var s pathSets
 	s.addDiff(entries)
-	return s.result(req.Root, base), nil
+	return s.result(ctx, g, base)
 }
 
 // notice is the fallback when a pull request's change cannot be computed:
@@ -276,16 +276,35 @@ func (s *pathSets) addDiff(entries []diffEntry) {
 }
 
 // result builds the Changes: a changed path missing from the working tree
-// (one lstat each, never a walk) becomes a deletion, and a path both deleted
+// (one lstat each, never a walk) becomes a deletion, unless a sparse checkout
+// left it out (it is changed, and checked: never less), and a path both deleted
 // and changed (deleted, then created again) counts as changed.
-func (s *pathSets) result(root, base string) *Changes {
+func (s *pathSets) result(ctx context.Context, g *git, base string) (*Changes, error) {
 	c := &Changes{BaseSHA: base}
 	deleted := s.deleted
+	var missing []string
 	for _, p := range s.changed {
-		if exists(root, p) {
+		if exists(g.root, p) {
 			c.Changed = append(c.Changed, p)
 		} else {
-			deleted = append(deleted, p)
+			missing = append(missing, p)
+		}
+	}
+	if len(missing) > 0 {
+		sparse, err := g.sparse(ctx, missing)
+		if err != nil {
+			return nil, err
+		}
+		left := make(map[string]bool, len(sparse))
+		for _, p := range sparse {
+			left[p] = true
+		}
+		for _, p := range missing {
+			if left[p] {
+				c.Changed = append(c.Changed, p)
+			} else {
+				deleted = append(deleted, p)
+			}
 		}
 	}
 	slices.Sort(c.Changed)
@@ -297,7 +316,7 @@ func (s *pathSets) result(root, base string) *Changes {
 	}
 	slices.Sort(c.Deleted)
 	c.Deleted = slices.Compact(c.Deleted)
-	return c
+	return c, nil
 }
 
 // exists reports whether the repository-relative path p is in the working

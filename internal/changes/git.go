@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/grader"
@@ -210,6 +211,24 @@ func parseRaw(out []byte) ([]diffEntry, error) {
 
 // untracked lists the untracked files git does not ignore, relative to the
 // root.
+// sparse returns those of paths that the index holds but a sparse checkout leaves out of the working
+// tree (skip-worktree, `ls-files -t` tag S): changed files that are there, not deleted ones.
+func (g *git) sparse(ctx context.Context, paths []string) ([]string, error) {
+	var out []string
+	for batch := range slices.Chunk(paths, 1000) {
+		b, err := g.run(ctx, append([]string{"--literal-pathspecs", "ls-files", "-t", "-z", "--"}, batch...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range strings.Split(string(b), "\x00") {
+			if p, ok := strings.CutPrefix(e, "S "); ok {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
 func (g *git) untracked(ctx context.Context) ([]string, error) {
 	out, err := g.run(ctx, "ls-files", "-z", "--others", "--exclude-standard", "--")
 	if err != nil {

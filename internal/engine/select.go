@@ -17,6 +17,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/evalgate/evalgate/internal/changes"
+	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/docmeta"
 	"github.com/evalgate/evalgate/internal/frontmatter"
 	"github.com/evalgate/evalgate/internal/grader"
@@ -259,8 +260,8 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		return r.selectAll(ctx)
 	}
 	touched := append(slices.Clone(ch.Changed), ch.Deleted...)
-	if r.cfg.Path != "" && slices.Contains(touched, r.cfg.Path) {
-		r.opts.Notice("evalgate: the change touches the config " + r.cfg.Path + ": checking everything")
+	if name, ok := r.configTouched(touched); ok {
+		r.opts.Notice("evalgate: the change touches the config " + name + ": checking everything")
 		r.noticeCommandsChange(ctx, ch.BaseSHA)
 		return r.selectAll(ctx)
 	}
@@ -268,8 +269,11 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 	r.rep.Scope.Base = ch.BaseSHA
 	r.inScope = setOf(touched)
 	sel := &selection{}
+	cache := r.cacheDir()
 	for _, f := range ch.Changed {
-		if r.pagesM.Match(f) {
+		// Nothing in the judge cache folder is a candidate, changed or not (README "Which files are
+		// checked"): a change there blocked on a file that --all leaves alone.
+		if r.pagesM.Match(f) && (cache == "" || !strings.HasPrefix(f, cache+"/")) {
 			sel.pages = append(sel.pages, f)
 		}
 	}
@@ -281,6 +285,31 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		sel.pages = append(sel.pages, deps...)
 	}
 	return sel, nil
+}
+
+// configTouched reports whether a change touches the config that applies, and names it: the config
+// file, the file a symlinked config leads to, or, without --config, a config file the lookup reads
+// (README "Configuration"), added, edited or deleted: deleting .evalgate.yaml made .evalgate.yml, or
+// none, the config, and a changed-files run checked nothing of what that changed.
+func (r *run) configTouched(touched []string) (string, bool) {
+	if r.cfg.Path != "" {
+		if slices.Contains(touched, r.cfg.Path) {
+			return r.cfg.Path, true
+		}
+		if real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(r.cfg.Path))); err == nil {
+			if rel, ok := relSlash(r.root, real); ok && slices.Contains(touched, rel) {
+				return rel, true
+			}
+		}
+	}
+	if r.opts.ConfigFlag == "" {
+		for _, name := range config.Names {
+			if slices.Contains(touched, name) {
+				return name, true
+			}
+		}
+	}
+	return "", false
 }
 
 // noticeCommandsChange says so when the change edits the config's commands
@@ -750,7 +779,7 @@ func listFiles(ctx context.Context, root string, isRepo bool, skip string) ([]st
 			if skip != "" {
 				files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, skip+"/") })
 			}
-			return files, nil
+			return dropSubmodules(ctx, root, files), nil
 		case ctx.Err() != nil:
 			// A signal killed git: walking the tree instead took seconds on a large one.
 			return nil, context.Cause(ctx)
@@ -784,6 +813,29 @@ func gitListFiles(ctx context.Context, root string, paths ...string) ([]string, 
 	slices.Sort(files)
 	// --cached lists a file once per stage in a conflicted merge.
 	return slices.Compact(files), nil
+}
+
+// dropSubmodules drops the submodules git lists among files (a gitlink, mode 160000): a submodule is
+// another repository, no file of this one (docs/mod.md made a target_unreadable page). Only a
+// repository with a .gitmodules file is asked.
+func dropSubmodules(ctx context.Context, root string, files []string) []string {
+	if _, err := os.Lstat(filepath.Join(root, ".gitmodules")); err != nil {
+		return files
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false", "ls-files", "-s", "-z")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return files
+	}
+	links := map[string]bool{}
+	for _, e := range bytes.Split(out, []byte{0}) {
+		// "MODE SHA STAGE\tPATH"
+		if meta, p, ok := bytes.Cut(e, []byte{'\t'}); ok && bytes.HasPrefix(meta, []byte("160000 ")) {
+			links[string(p)] = true
+		}
+	}
+	return slices.DeleteFunc(files, func(f string) bool { return links[f] })
 }
 
 // walkFiles lists the files below root as listFiles does without git, stopping with the run.
