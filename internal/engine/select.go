@@ -265,12 +265,16 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		r.noticeCommandsChange(ctx, ch.BaseSHA)
 		return r.selectAll(ctx)
 	}
+	// A symlink whose target changed reads the new target: a page or a companion reached through one
+	// changed with it, and a run that missed it passed what --all failed.
+	linked := r.symlinksTo(ctx, touched)
+	touched = append(touched, linked...)
 	r.rep.Scope.Mode = report.ScopeChanged
 	r.rep.Scope.Base = ch.BaseSHA
 	r.inScope = setOf(touched)
 	sel := &selection{}
 	cache := r.cacheDir()
-	for _, f := range ch.Changed {
+	for _, f := range append(slices.Clone(ch.Changed), linked...) {
 		// Nothing in the judge cache folder is a candidate, changed or not (README "Which files are
 		// checked"): a change there blocked on a file that --all leaves alone.
 		if r.pagesM.Match(f) && (cache == "" || !strings.HasPrefix(f, cache+"/")) {
@@ -813,6 +817,36 @@ func gitListFiles(ctx context.Context, root string, paths ...string) ([]string, 
 	slices.Sort(files)
 	// --cached lists a file once per stage in a conflicted merge.
 	return slices.Compact(files), nil
+}
+
+// symlinksTo returns the repository's symlinks (those git tracks) that lead to one of files, inside
+// the repository; none where git cannot say.
+func (r *run) symlinksTo(ctx context.Context, files []string) []string {
+	if !r.isRepo || len(files) == 0 {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", r.root, "-c", "core.quotePath=false", "ls-files", "-s", "-z")
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	set := setOf(files)
+	var links []string
+	for _, e := range bytes.Split(out, []byte{0}) {
+		meta, p, ok := bytes.Cut(e, []byte{'\t'})
+		if !ok || !bytes.HasPrefix(meta, []byte("120000 ")) || set(string(p)) {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(string(p))))
+		if err != nil {
+			continue
+		}
+		if rel, ok := relSlash(r.root, real); ok && set(rel) {
+			links = append(links, string(p))
+		}
+	}
+	return links
 }
 
 // dropSubmodules drops the submodules git lists among files (a gitlink, mode 160000): a submodule is
