@@ -128,7 +128,12 @@ func detectBase(ctx context.Context, req Request) (*Changes, error) {
 	// unstaged changes; untracked files come from ls-files.
 	entries, err := g.diff(ctx, mb, "")
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		// Trees or blobs the clone does not hold (a partial clone whose remote is gone): the change
+		// asked for cannot be computed here, as without a merge base.
+		return nil, &UsageError{Msg: fmt.Sprintf("--base %q: the change since %s cannot be read in this clone (%v; fetch the history, e.g. fetch-depth: 0)", req.Base, short(mb), err)}
 	}
 	untracked, err := g.untracked(ctx)
 	if err != nil {

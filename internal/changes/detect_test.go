@@ -3,6 +3,7 @@ package changes
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,6 +113,30 @@ func TestDetectNoMergeBase(t *testing.T) {
 	var ue *UsageError
 	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "no merge base") {
 		t.Fatalf("Detect = %v, want a UsageError about the merge base", err)
+	}
+}
+
+// TestDetectBaseHistoryMissing: a partial clone whose remote is gone cannot read the blobs of the
+// change: a usage error that says to fetch the history (exit 2), not an internal error.
+func TestDetectBaseHistoryMissing(t *testing.T) {
+	src := newRepo(t)
+	src.write("a.md", strings.Repeat("line\n", 20))
+	src.commit("one")
+	src.git("checkout", "-q", "-b", "feat")
+	src.git("mv", "a.md", "b.md")
+	src.write("b.md", strings.Repeat("line\n", 20)+"more\n")
+	src.commit("moved")
+	src.git("checkout", "-q", "main")
+	src.git("config", "uploadpack.allowfilter", "true")
+	src.git("config", "uploadpack.allowanysha1inwant", "true")
+	clone := t.TempDir()
+	runGit(t, clone, "clone", "-q", "--filter=blob:none", "-b", "feat", "file://"+src.dir, ".")
+	runGit(t, clone, "fetch", "-q", "origin", "main:main")
+	runGit(t, clone, "config", "remote.origin.url", "file://"+filepath.Join(t.TempDir(), "gone"))
+	_, err := Detect(context.Background(), Request{Root: clone, Base: "main"})
+	var ue *UsageError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "cannot be read in this clone") || !strings.Contains(ue.Msg, "fetch-depth: 0") {
+		t.Fatalf("Detect = %v, want a UsageError to fetch the history", err)
 	}
 }
 
