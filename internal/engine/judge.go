@@ -15,6 +15,7 @@ import (
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/docmeta"
+	"github.com/evalgate/evalgate/internal/envpolicy"
 	"github.com/evalgate/evalgate/internal/grader"
 	"github.com/evalgate/evalgate/internal/judge"
 )
@@ -160,7 +161,7 @@ func (r *run) newProvider(pc config.Provider, j *judging) *provider {
 		case key == "":
 			p.unavailable = pc.APIKeyEnv + " is not set"
 		}
-		if len(key) >= judge.MinMasked {
+		if len(key) >= envpolicy.MinMasked {
 			j.keys = append(j.keys, key)
 		}
 		if key != "" {
@@ -490,12 +491,7 @@ func (r *run) keptVerdict(v judge.Verdict) judge.Verdict {
 }
 
 // maskText is s with every judge key in it written ***.
-func (r *run) maskText(s string) string {
-	for _, k := range r.judge.keys {
-		s = strings.ReplaceAll(s, k, "***")
-	}
-	return s
-}
+func (r *run) maskText(s string) string { return maskValue(s, r.judge.keys).(string) }
 
 // judgeResult is the eval's result from its runs: the consensus, or judge_budget when runs are
 // missing for want of calls, with the evidence of every run.

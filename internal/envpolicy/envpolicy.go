@@ -1,13 +1,18 @@
 // Package envpolicy says which environment variables are credentials and which never reach a child process
-// (README "Security model"): names only, no values. The config validates commands.pass-env with it, package
-// grader scrubs children's environments with it, and package proc withholds those variables from
-// evalgate's own environment block at start. It imports nothing of evalgate's.
+// (README "Security model"): names only, no values, and how long a value must be to be masked. The config
+// validates commands.pass-env with it, package grader scrubs children's environments with it, and package
+// proc withholds those variables from evalgate's own environment block at start. It imports nothing of
+// evalgate's.
 package envpolicy
 
 import (
 	"slices"
 	"strings"
 )
+
+// MinMasked is the shortest secret value masked as *** in text (a command's output, a judge's error, a
+// report): a shorter one ("1", "true", "e") would mask parts of ordinary words and protects nothing.
+const MinMasked = 4
 
 // credentialWords are the name fragments (upper case) that make a variable a credential (README
 // "Security model"); they match in any case.

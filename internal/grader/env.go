@@ -231,10 +231,6 @@ func gitLocalUnit(unit map[string]string) []string {
 	return out
 }
 
-// redactMinLen is the shortest secret Redact replaces, in bytes: shorter values ("1", "true") would mask
-// ordinary output.
-const redactMinLen = 4
-
 // redactMask replaces each secret.
 var redactMask = []byte("***")
 
@@ -245,7 +241,7 @@ func Redact(b []byte, secrets []string) []byte {
 	// Fast path: output rarely holds a secret, and bytes.Index is vectorised.
 	var found [][]byte
 	for _, s := range secrets {
-		if len(s) >= redactMinLen {
+		if len(s) >= envpolicy.MinMasked {
 			if sb := []byte(s); bytes.Contains(b, sb) && !slices.ContainsFunc(found, func(f []byte) bool { return bytes.Equal(f, sb) }) {
 				found = append(found, sb)
 			}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/evalgate/evalgate/internal/envpolicy"
 )
 
 // Schema is the verdict's JSON Schema, strict: what a provider is asked to answer.
@@ -248,13 +250,9 @@ func plainJSON(body []byte) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// MinMasked is the shortest key masked in text, as grader output's secrets: a shorter one would mask
-// parts of ordinary words ("e" in every message) and protects nothing.
-const MinMasked = 4
-
 // maskKey keeps the key out of an error's text (README "The AI judge": keys never reach a report).
 func maskKey(err error, key string) error {
-	if err == nil || len(key) < MinMasked || !strings.Contains(err.Error(), key) {
+	if err == nil || len(key) < envpolicy.MinMasked || !strings.Contains(err.Error(), key) {
 		return err
 	}
 	return errors.New(maskText(err.Error(), key))
@@ -262,7 +260,7 @@ func maskKey(err error, key string) error {
 
 // maskText is s with every copy of key written ***.
 func maskText(s, key string) string {
-	if len(key) < MinMasked {
+	if len(key) < envpolicy.MinMasked {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "***")
