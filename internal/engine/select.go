@@ -129,6 +129,9 @@ func (r *run) cacheDir() string {
 	return rel
 }
 
+// under reports whether the repository path f lies in the folder dir; never for dir "".
+func under(dir, f string) bool { return dir != "" && strings.HasPrefix(f, dir+"/") }
+
 // selectPaths checks the PATH arguments the config selects, plus, for
 // check, the pages that depend on them.
 func (r *run) selectPaths(ctx context.Context) (*selection, error) {
@@ -206,7 +209,7 @@ func (r *run) dropNonCandidates(ctx context.Context, files []string) []string {
 	return slices.DeleteFunc(files, func(rel string) bool {
 		why := ""
 		switch {
-		case cache != "" && strings.HasPrefix(rel, cache+"/"):
+		case under(cache, rel):
 			why = "it is in the judge cache's folder " + cache
 		case r.isRepo && !keep[rel]:
 			why = "git ignores it"
@@ -277,7 +280,7 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 	for _, f := range append(slices.Clone(ch.Changed), linked...) {
 		// Nothing in the judge cache folder is a candidate, changed or not (README "Which files are
 		// checked"): a change there blocked on a file that --all leaves alone.
-		if r.pagesM.Match(f) && (cache == "" || !strings.HasPrefix(f, cache+"/")) {
+		if r.pagesM.Match(f) && !under(cache, f) {
 			sel.pages = append(sel.pages, f)
 		}
 	}
@@ -550,14 +553,11 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 }
 
 func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
-	args := []string{"-C", r.root, "-c", "core.quotePath=false", "grep", "-l", "-z", "-I", "-F", "--untracked"}
+	args := []string{"grep", "-l", "-z", "-I", "-F", "--untracked"}
 	for _, n := range needles {
 		args = append(args, "-e", n)
 	}
-	args = append(args, "--")
-	cmd := exec.CommandContext(ctx, "git", args...)
-	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
+	out, err := gitCommand(ctx, r.root, append(args, "--")...).Output()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 1 {
 		return nil, nil // no match
@@ -781,7 +781,7 @@ func listFiles(ctx context.Context, root string, isRepo bool, skip string) ([]st
 		switch {
 		case err == nil:
 			if skip != "" {
-				files = slices.DeleteFunc(files, func(f string) bool { return strings.HasPrefix(f, skip+"/") })
+				files = slices.DeleteFunc(files, func(f string) bool { return under(skip, f) })
 			}
 			return dropSubmodules(ctx, root, files), nil
 		case ctx.Err() != nil:
@@ -798,10 +798,8 @@ func gitListFiles(ctx context.Context, root string, paths ...string) ([]string, 
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, err
 	}
-	args := []string{"-C", root, "-c", "core.quotePath=false", "--literal-pathspecs",
-		"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"}
-	cmd := exec.CommandContext(ctx, "git", append(args, paths...)...)
-	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
+	args := []string{"--literal-pathspecs", "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--"}
+	cmd := gitCommand(ctx, root, append(args, paths...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -825,51 +823,57 @@ func (r *run) symlinksTo(ctx context.Context, files []string) []string {
 	if !r.isRepo || len(files) == 0 {
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", r.root, "-c", "core.quotePath=false", "ls-files", "-s", "-z")
-	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
-	if err != nil {
-		return nil
-	}
 	set := setOf(files)
 	var links []string
-	for _, e := range bytes.Split(out, []byte{0}) {
-		meta, p, ok := bytes.Cut(e, []byte{'\t'})
-		if !ok || !bytes.HasPrefix(meta, []byte("120000 ")) || set(string(p)) {
+	for _, p := range gitIndexed(ctx, r.root, "120000") {
+		if set(p) {
 			continue
 		}
-		real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(string(p))))
+		real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(p)))
 		if err != nil {
 			continue
 		}
 		if rel, ok := relSlash(r.root, real); ok && set(rel) {
-			links = append(links, string(p))
+			links = append(links, p)
 		}
 	}
 	return links
 }
 
-// dropSubmodules drops the submodules git lists among files (a gitlink, mode 160000): a submodule is
-// another repository, no file of this one (docs/mod.md made a target_unreadable page). Only a
-// repository with a .gitmodules file is asked.
+// dropSubmodules drops the submodules git lists among files (a gitlink): a submodule is another
+// repository, no file of this one (docs/mod.md made a target_unreadable page). Only a repository with
+// a .gitmodules file is asked.
 func dropSubmodules(ctx context.Context, root string, files []string) []string {
 	if _, err := os.Lstat(filepath.Join(root, ".gitmodules")); err != nil {
 		return files
 	}
-	cmd := exec.CommandContext(ctx, "git", "-C", root, "-c", "core.quotePath=false", "ls-files", "-s", "-z")
-	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
-	out, err := cmd.Output()
+	links := setOf(gitIndexed(ctx, root, "160000"))
+	return slices.DeleteFunc(files, links)
+}
+
+// gitIndexed returns the paths git's index holds with the file mode mode (120000 a symlink, 160000 a
+// submodule); none where git cannot say.
+func gitIndexed(ctx context.Context, root, mode string) []string {
+	out, err := gitCommand(ctx, root, "ls-files", "-s", "-z").Output()
 	if err != nil {
-		return files
+		return nil
 	}
-	links := map[string]bool{}
+	var paths []string
 	for _, e := range bytes.Split(out, []byte{0}) {
 		// "MODE SHA STAGE\tPATH"
-		if meta, p, ok := bytes.Cut(e, []byte{'\t'}); ok && bytes.HasPrefix(meta, []byte("160000 ")) {
-			links[string(p)] = true
+		if meta, p, ok := bytes.Cut(e, []byte{'\t'}); ok && bytes.HasPrefix(meta, []byte(mode+" ")) {
+			paths = append(paths, string(p))
 		}
 	}
-	return slices.DeleteFunc(files, func(f string) bool { return links[f] })
+	return paths
+}
+
+// gitCommand is evalgate's own git in the repository at root: paths unquoted, the environment without
+// credentials (grader.GitEnv), and no optional locks, so that it never holds up the user's git.
+func gitCommand(ctx context.Context, root string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", root, "-c", "core.quotePath=false"}, args...)...)
+	cmd.Env = append(grader.GitEnv(os.Environ()), "GIT_OPTIONAL_LOCKS=0")
+	return cmd
 }
 
 // walkFiles lists the files below root as listFiles does without git, stopping with the run.
