@@ -25,6 +25,42 @@ func prefilterOf(s string) prefilter {
 	return requiredOf(re)
 }
 
+// matchesEmpty reports whether the RE2 pattern s can match an empty string somewhere in a text: not only
+// in the empty text (x*, ^) but between two characters (\b, a?\b), since an empty-width assertion may hold
+// at some place of a text. Such a pattern finds a "rendering" of no characters.
+func matchesEmpty(s string) bool {
+	re, err := syntax.Parse(s, syntax.Perl)
+	return err == nil && nullable(re)
+}
+
+// nullable reports whether re can match while consuming no character, taking every empty-width
+// assertion to hold.
+func nullable(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText,
+		syntax.OpWordBoundary, syntax.OpNoWordBoundary, syntax.OpStar, syntax.OpQuest:
+		return true
+	case syntax.OpCapture, syntax.OpPlus:
+		return nullable(re.Sub[0])
+	case syntax.OpRepeat:
+		return re.Min == 0 || nullable(re.Sub[0])
+	case syntax.OpConcat:
+		for _, sub := range re.Sub {
+			if !nullable(sub) {
+				return false
+			}
+		}
+		return true
+	case syntax.OpAlternate:
+		for _, sub := range re.Sub {
+			if nullable(sub) {
+				return true
+			}
+		}
+	}
+	return false // a literal, a class or any character consumes one; no match consumes nothing
+}
+
 // requiredOf is the longest literal every match of re contains.
 func requiredOf(re *syntax.Regexp) prefilter {
 	switch re.Op {

@@ -76,3 +76,46 @@ func FuzzPrefilter(f *testing.F) {
 		}
 	})
 }
+
+// TestMatchesEmpty: a pattern that can match no characters anywhere is refused, one that must consume a
+// character is not; for each, regexp agrees on a few texts (an empty match found means matchesEmpty).
+func TestMatchesEmpty(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    bool
+	}{
+		{`x*`, true},
+		{`^`, true},
+		{`(?m)$`, true},
+		{`\b`, true},
+		{`\B`, true},
+		{`\bx?`, true},
+		{`a*\b`, true},
+		{`(?:ab){0,3}`, true},
+		{`a|`, true},
+		{`()`, true},
+		{`x`, false},
+		{`\bfoo\b`, false},
+		{`(?i)todo`, false},
+		{`a+`, false},
+		{`(?:ab){1,3}`, false},
+		{`[0-9]`, false},
+		{`.`, false},
+		{`a|b`, false},
+		{`[^\x00-\x{10FFFF}]`, false}, // matches nothing at all
+	}
+	texts := []string{"", "x", "Hallo Welt", "ab ab", "a b", "x\ny"}
+	for _, tt := range tests {
+		if got := matchesEmpty(tt.pattern); got != tt.want {
+			t.Errorf("matchesEmpty(%q) = %v, want %v", tt.pattern, got, tt.want)
+		}
+		re := regexp.MustCompile(tt.pattern)
+		for _, text := range texts {
+			for _, m := range re.FindAllStringIndex(text, -1) {
+				if m[0] == m[1] && !tt.want {
+					t.Errorf("%q matches empty in %q at %d, but is not refused", tt.pattern, text, m[0])
+				}
+			}
+		}
+	}
+}

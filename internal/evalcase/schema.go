@@ -615,8 +615,8 @@ var patterns = newMemo(1024, func(s string) (e patternEntry) {
 	switch {
 	case err != nil:
 		e.err = problemf("invalid_value", "not a valid RE2 pattern: %s", strings.TrimPrefix(err.Error(), "error parsing regexp: "))
-	case re.MatchString(""):
-		e.err = problemf("invalid_value", "pattern %s matches the empty string, so it matches everywhere", quote(s))
+	case matchesEmpty(s):
+		e.err = problemf("invalid_value", "pattern %s can match the empty string, so it matches where there is no text", quote(s))
 	default:
 		e.re, e.pre = re, prefilterOf(s)
 	}
