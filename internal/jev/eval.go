@@ -21,8 +21,14 @@ const Epsilon = 1e-9
 func exceeds(delta, tolerance float64) bool { return delta > tolerance+Epsilon }
 
 // Level is a score's nearest integer level, rounded half to even as Python's
-// round does (0.5→0, 1.5→2, 2.5→2, 3.5→4; README "jevcheck v0.1 contracts").
-func Level(score float64) float64 { return math.RoundToEven(score) }
+// round does (0.5→0, 1.5→2, 2.5→2, 3.5→4; README "jevcheck v0.1 contracts"). A score between -0.5 and 0
+// is level 0, not -0: a level is an integer, as Python's round(-0.4) is 0.
+func Level(score float64) float64 {
+	if l := math.RoundToEven(score); l != 0 {
+		return l
+	}
+	return 0
+}
 
 // Outcome is a field's or a case's outcome; a larger one is worse.
 type Outcome uint8

@@ -12,8 +12,10 @@ import (
 func TestLevelRoundsHalfToEven(t *testing.T) {
 	for _, tt := range []struct{ in, want float64 }{
 		{0.5, 0}, {1.5, 2}, {2.5, 2}, {3.5, 4}, {-0.5, 0}, {0.49, 0}, {0.51, 1}, {2.500001, 3}, {1.8, 2}, {2.2, 2},
+		{-0.4, 0}, {math.Copysign(0, -1), 0}, {-1.5, -2},
 	} {
-		if got := Level(tt.in); got != tt.want {
+		// Signbit as well: -0 equals 0, but prints as "-0" in the summary and the JSON.
+		if got := Level(tt.in); got != tt.want || math.Signbit(got) != math.Signbit(tt.want) {
 			t.Errorf("Level(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
