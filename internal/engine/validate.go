@@ -14,13 +14,18 @@ import (
 
 // validateTargets adds what `validate` reports beyond definitions: unknown
 // tools and judge providers, targets outside the repository and missing companions, each a fail
-// of severity error at the eval's entry (README "Use it in GitHub Actions").
+// of severity error at the eval's entry (README "Use it in GitHub Actions"). These are the errors `check`
+// meets when it runs an eval, so an eval `check` would not run (`eval-skip: true` on its page, `skip: true`
+// on its entry) has none: validate fails where check fails.
 func (r *run) validateTargets(pages []*pageState) {
 	for _, ps := range pages {
-		if ps.page == nil {
+		if ps.page == nil || ps.page.Skip {
 			continue
 		}
 		for _, ev := range ps.page.Evals {
+			if ev.Skip {
+				continue
+			}
 			base := evalResult(ps, ev)
 			base.Severity = diag.SeverityError
 			fail := func(code, msg string) {
