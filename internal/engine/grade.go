@@ -574,10 +574,24 @@ func lastLine(s string) string {
 	return s
 }
 
+// validateOutcome is res as this run reports it. `validate` runs nothing, so what running would meet and
+// validate finds beforehand (a code whose outcome is "error or fail": a fixture or contract that cannot be
+// read, say) is its fail, as a page's missing target is (README "Codes").
+func (r *run) validateOutcome(res diag.Result) diag.Result {
+	if r.opts.Mode != ModeValidate || res.Outcome != diag.Error {
+		return res
+	}
+	if c, ok := diag.LookupCode(res.Code); ok && c.Outcome == string(diag.Error)+"|"+string(diag.Fail) {
+		res.Outcome, res.Severity = diag.Fail, diag.SeverityError
+	}
+	return res
+}
+
 // checkFixtures runs the EvalCase and jevcheck checks for the files in
 // scope; validate reads no candidates or replays.
 func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(string) bool) {
 	readAnswers := r.opts.Mode != ModeValidate
+	add := func(res diag.Result) { r.rep.Results.Add(r.validateOutcome(res)) }
 	var checked []string
 	if len(fx.cases) > 0 {
 		for _, f := range append(slices.Clone(fx.cases), fx.candidates...) {
@@ -594,7 +608,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		err := evalcase.Stream(ctx, evalcase.Request{
 			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope, ByFixture: r.opts.Shard != nil,
 			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
-		}, func(res diag.Result) { r.rep.Results.Add(res) })
+		}, add)
 		if err != nil {
 			r.rep.Results.Add(diag.Result{
 				Source: diag.SourceEvalCase, Check: diag.CheckDefinition, Outcome: diag.Error,
@@ -612,7 +626,7 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		checked = append(checked, e.Contract)
 		r.rep.Seen.Contracts++
 		for res := range jev.Check(ctx, r.root, e, readAnswers) { // a panic in Evaluate is its internal_error
-			r.rep.Results.Add(res)
+			add(res)
 		}
 	}
 	r.hasEvals = r.hasEvals || len(fx.cases) > 0 || len(fx.jev) > 0
