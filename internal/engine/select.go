@@ -24,6 +24,7 @@ import (
 	"github.com/evalgate/evalgate/internal/jev"
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/report"
+	"github.com/evalgate/evalgate/internal/sitegen"
 	"github.com/evalgate/evalgate/internal/tooldef"
 )
 
@@ -267,6 +268,12 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		r.opts.Notice("evalgate: the change touches the config " + name + ": checking everything")
 		r.noticeCommandsChange(ctx, ch.BaseSHA)
 		return r.selectAll(ctx)
+	}
+	for _, f := range touched {
+		if sitegen.Configures(r.root, f) {
+			r.opts.Notice("evalgate: the change touches " + f + ", a site config that sets where pages are served: checking every page's links")
+			return r.selectAll(ctx)
+		}
 	}
 	// A symlink whose target changed reads the new target: a page or a companion reached through one
 	// changed with it, and a run that missed it passed what --all failed.
