@@ -265,6 +265,10 @@ func runCheck(name string, args []string, stdout, stderr io.Writer) int {
 	defer stopper.stop()
 	term := detectTerminal(stdout, stderr, isTerminal, os.Getenv)
 	files := reportFiles{json: *jsonFile, sarif: *sarifFile, junit: *junitFile}
+	if err := files.check(); err != nil {
+		fmt.Fprintf(stderr, "evalgate: %s\n", report.Line(err.Error()))
+		return exitInternal
+	}
 	opts := engine.Options{
 		Mode: mode, Dir: dir, ConfigFlag: *configFlag, Paths: paths, All: *all, Base: *base,
 		Jobs: *jobs, FailOn: level, AllowUntrusted: *untrusted, Env: os.Environ(),
@@ -387,31 +391,67 @@ func (f reportFiles) keep(format report.Format) func(*diag.Result) bool {
 	return report.KeepText
 }
 
-// write writes the report files, then the report to stdout: the text format
-// takes the terminal form when stdout is a terminal.
-func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer, term terminal) error {
-	var root string // the repository's, within which no report is written through a symlink
-	if dir, err := os.Getwd(); err == nil {
-		root, _ = engine.FindRoot(dir)
-	}
-	for _, out := range []struct {
-		flag, name string
-		write      func(io.Writer, *report.Report) error
-	}{
+// reportFile is one report file a flag names.
+type reportFile struct {
+	flag, name string
+	write      func(io.Writer, *report.Report) error
+}
+
+// files are the report files the flags name, in the order they are written.
+func (f reportFiles) files() []reportFile {
+	var out []reportFile
+	for _, rf := range []reportFile{
 		{"--json", f.json, report.WriteJSON},
 		{"--sarif", f.sarif, report.WriteSARIF},
 		{"--junit", f.junit, report.WriteJUnit},
 	} {
-		if out.name == "" {
-			continue
+		if rf.name != "" {
+			out = append(out, rf)
 		}
+	}
+	return out
+}
+
+// failed is the error of a report file that could not be written, named by its flag.
+func (rf reportFile) failed(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == rf.name {
+		err = pe.Err // the flag and the name say which file
+	}
+	return fmt.Errorf("%s %s: %w", rf.flag, rf.name, err)
+}
+
+// check makes sure, before anything runs, that every report file can be written (README "Exit
+// statuses"): a missing folder was found out only after every grader and judge had run.
+func (f reportFiles) check() error {
+	root := reportRoot()
+	for _, out := range f.files() {
+		if err := repofs.CanWrite(root, out.name); err != nil {
+			return out.failed(err)
+		}
+	}
+	return nil
+}
+
+// reportRoot is the repository's root, within which no report is written through a symlink; "" outside one.
+func reportRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	root, _ := engine.FindRoot(dir)
+	return root
+}
+
+// write writes the report files, then the report to stdout: the text format
+// takes the terminal form when stdout is a terminal.
+func (f reportFiles) write(rep *report.Report, format report.Format, stdout io.Writer, term terminal) error {
+	root := reportRoot()
+	for _, out := range f.files() {
 		// Never through a symlink a pull request committed there (README "Security model").
-		if err := repofs.WriteFile(root, out.name, func(w io.Writer) error { return out.write(w, rep) }); err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) && pe.Path == out.name {
-				err = pe.Err // the flag and the name say which file
-			}
-			return fmt.Errorf("%s %s: %w", out.flag, out.name, err)
+		err := repofs.WriteFile(root, out.name, func(w io.Writer) error { return out.write(w, rep) })
+		if err != nil {
+			return out.failed(err)
 		}
 	}
 	if format == report.FormatText && term.stdout {

@@ -28,24 +28,16 @@ var fileWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 64
 // one (/dev/null, a FIFO, a symlink such as /dev/stdout) is written into, through the link, never
 // replaced; any other is written as one inside is. The file is readable by all (0644), as reports are read by later steps.
 func WriteFile(root, name string, write func(io.Writer) error) (err error) {
-	fi, lerr := os.Lstat(name)
-	if lerr == nil && fi.IsDir() {
-		return &fs.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
-	}
-	inside, err := symlinkFree(root, name)
+	into, err := writable(root, name)
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: name, Err: err}
+		return err
 	}
-	if !inside && lerr == nil && !fi.Mode().IsRegular() {
+	if into {
 		return writeInto(name, write) // a device, a FIFO, or a symlink (/dev/stdout) to anything
 	}
-	fh, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	fh, err := createTemp(name)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return &fs.PathError{Op: "open", Path: name, Err: err} // the name asked for, not the temporary one
+		return err
 	}
 	tmp := fh.Name()
 	defer func() {
@@ -71,6 +63,50 @@ func WriteFile(root, name string, write func(io.Writer) error) (err error) {
 		return &fs.PathError{Op: "write", Path: name, Err: err}
 	}
 	return nil
+}
+
+// CanWrite reports, before a run, why WriteFile could not write name, if it could not: the checks
+// WriteFile makes, and a temporary file made and removed in name's folder. A report flag naming a
+// folder that does not exist is then found out before any grader or judge runs, not after.
+func CanWrite(root, name string) error {
+	into, err := writable(root, name)
+	if err != nil || into {
+		return err
+	}
+	fh, err := createTemp(name)
+	if err != nil {
+		return err
+	}
+	fh.Close()
+	return os.Remove(fh.Name())
+}
+
+// writable checks name as WriteFile writes it, and reports whether it is written into (an existing
+// file outside the repository that is not a regular one) rather than replaced.
+func writable(root, name string) (into bool, err error) {
+	fi, lerr := os.Lstat(name)
+	if lerr == nil && fi.IsDir() {
+		return false, &fs.PathError{Op: "open", Path: name, Err: errors.New("is a directory")}
+	}
+	inside, err := symlinkFree(root, name)
+	if err != nil {
+		return false, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return !inside && lerr == nil && !fi.Mode().IsRegular(), nil
+}
+
+// createTemp makes the temporary file name is written to, in its folder; an error names name, not the
+// temporary file.
+func createTemp(name string) (*os.File, error) {
+	fh, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.tmp")
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
+	}
+	return fh, nil
 }
 
 // symlinkFree reports whether name lies inside root, lexically, and if so checks that no folder between

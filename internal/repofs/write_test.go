@@ -69,6 +69,19 @@ func TestWriteFileErrors(t *testing.T) {
 		if err := WriteFile(dir, name, nop); err == nil || err.Error() != want {
 			t.Errorf("WriteFile(%s) = %v, want %q", name, err, want)
 		}
+		// CanWrite, which a run asks first, says the same, and leaves nothing behind.
+		if err := CanWrite(dir, name); err == nil || err.Error() != want {
+			t.Errorf("CanWrite(%s) = %v, want %q", name, err, want)
+		}
+	}
+	if err := CanWrite(dir, filepath.Join(dir, ".git", "config")); err == nil {
+		t.Error("CanWrite(.git/config) = nil, want a refusal")
+	}
+	if err := CanWrite(dir, filepath.Join(dir, "ok.json")); err != nil {
+		t.Errorf("CanWrite(ok.json) = %v", err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 { // out.json, the folder made above
+		t.Errorf("CanWrite left %d entries in the folder, want only out.json", len(left))
 	}
 }
 
