@@ -535,7 +535,7 @@ func (r *run) commandResult(base diag.Result, ev *docmeta.Eval, argv []string, c
 	case cr.Err != nil:
 		return with(base, diag.Error, "internal_error", fmt.Sprintf("%s: cannot start: %v", argv[0], cr.Err))
 	case !cr.Exited:
-		res := with(base, diag.Error, "command_killed", fmt.Sprintf("killed by signal %s", cr.Signal))
+		res := with(base, diag.Error, "command_killed", "killed by "+cr.Signal)
 		res.Evidence = map[string]any{"signal": cr.Signal}
 		return res
 	}

@@ -211,7 +211,7 @@ func (r *run) commandRunner(pc config.Provider, timeout time.Duration, model str
 		case cr.Err != nil:
 			return nil, stderr, false, cr.Err
 		case !cr.Exited:
-			return nil, stderr, false, fmt.Errorf("killed by signal %s", cr.Signal)
+			return nil, stderr, false, errors.New("killed by " + cr.Signal)
 		}
 		return cr.Stdout, stderr, cr.ExitCode == 0, nil
 	}

@@ -97,7 +97,7 @@ type Command struct {
 type CommandResult struct {
 	Exited   bool   // the process exited normally (ExitCode valid)
 	ExitCode int    // the exit status when Exited; otherwise -1
-	Signal   string // the signal name when killed by a signal (not by our timeout), e.g. "killed", "terminated"
+	Signal   string // the signal's name when killed by a signal (not by our timeout), e.g. "SIGKILL", "SIGTERM"
 	TimedOut bool   // Timeout elapsed first; the process group was killed
 	NotFound bool   // executable missing or not executable (also: a directory, permission denied, unknown format)
 	Err      error  // any other failure: to start, an invalid Command or Dir, or ctx done (wrapping ctx's cause)

@@ -4,9 +4,12 @@ package grader
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // commandSysProcAttr puts the child in a new session, and so in a new process group whose id is its pid.
@@ -26,13 +29,17 @@ func commandKillGroup(p *os.Process) {
 	}
 }
 
-// commandSignal returns the name of the signal that ended the process ("killed", "terminated").
+// commandSignal returns the conventional name of the signal that ended the process ("SIGKILL",
+// "SIGTERM"; "signal 70" for one without a name), as kill -l and a shell's messages name it.
 func commandSignal(st *os.ProcessState) (string, bool) {
 	ws, ok := st.Sys().(syscall.WaitStatus)
 	if !ok || !ws.Signaled() {
 		return "", false
 	}
-	return ws.Signal().String(), true
+	if name := unix.SignalName(ws.Signal()); name != "" {
+		return name, true
+	}
+	return fmt.Sprintf("signal %d", int(ws.Signal())), true
 }
 
 // commandExecutable reports whether any execute bit is set. The kernel decides for the current user at exec

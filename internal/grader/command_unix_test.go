@@ -213,8 +213,8 @@ func TestRunCommandNotExecutable(t *testing.T) {
 
 func TestRunCommandSignal(t *testing.T) {
 	tests := []struct{ arg, want string }{
-		{"KILL", syscall.SIGKILL.String()},
-		{"TERM", syscall.SIGTERM.String()},
+		{"KILL", "SIGKILL"},
+		{"TERM", "SIGTERM"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.arg, func(t *testing.T) {
@@ -223,9 +223,6 @@ func TestRunCommandSignal(t *testing.T) {
 				t.Fatalf("got %s, want Signal %q", graderDescribe(r), tt.want)
 			}
 		})
-	}
-	if got := syscall.SIGKILL.String(); got != "killed" {
-		t.Errorf("SIGKILL is named %q, want %q", got, "killed")
 	}
 }
 
