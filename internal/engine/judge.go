@@ -342,7 +342,11 @@ func (r *run) claimRuns(p *judgePlan, base diag.Result) {
 	}
 	if p.prov.unavailable != "" {
 		j.keyless.Add(1)
-		p.done = ptr(with(base, diag.Pending, "judge_unavailable", "waits for the judge: "+p.prov.unavailable+" and the verdict is not in the cache"))
+		msg := "waits for the judge: " + p.prov.unavailable + " and the verdict is not in the cache"
+		if j.cache == nil {
+			msg = "waits for the judge: " + p.prov.unavailable + " (and no cache is read: --no-cache, or no ai.cache)"
+		}
+		p.done = ptr(with(base, diag.Pending, "judge_unavailable", msg))
 		return
 	}
 	for i := range p.runs {
@@ -638,7 +642,11 @@ func (r *run) judgeNotices() {
 		var why []string
 		j.keyNames.Range(func(k, _ any) bool { why = append(why, k.(string)); return true })
 		slices.Sort(why)
-		r.opts.Notice(fmt.Sprintf("evalgate: %d ai evals wait for the judge (judge_unavailable): %s; verdicts in the cache still count", n, strings.Join(why, "; ")))
+		counted := "; verdicts in the cache still count"
+		if j.cache == nil {
+			counted = "; no cache is read"
+		}
+		r.opts.Notice(fmt.Sprintf("evalgate: %d ai evals wait for the judge (judge_unavailable): %s%s", n, strings.Join(why, "; "), counted))
 	}
 	if n := j.spent.Load(); n > 0 {
 		r.opts.Notice(fmt.Sprintf("evalgate: the budget of %d judge calls is spent; %d ai evals wait (judge_budget)", j.limit, n))
