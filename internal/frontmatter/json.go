@@ -246,7 +246,7 @@ func (p *jsonParser) object(depth int) *Node {
 		p.i++
 		return n
 	}
-	var index map[string]int // key -> entry, once the object is large enough for a linear scan to cost
+	var keys keyIndex
 	base, taken := len(p.entries), 0
 	defer func() { p.entries = p.entries[:base] }()
 	for {
@@ -267,19 +267,7 @@ func (p *jsonParser) object(depth int) *Node {
 		}
 		p.i++
 		p.space()
-		first := -1
-		if index != nil {
-			if j, ok := index[key]; ok {
-				first = j
-			}
-		} else {
-			for j := range p.entries[base:] {
-				if p.entries[base+j].Key == key {
-					first = j
-					break
-				}
-			}
-		}
+		first := keys.find(p.entries[base:], key)
 		if first >= 0 {
 			p.repeated++
 		}
@@ -300,14 +288,7 @@ func (p *jsonParser) object(depth int) *Node {
 				taken++
 			}
 			p.entries = append(p.entries, Entry{Key: key, KeyPos: kpos, Value: v}) // a taken value's key stays, for duplicates
-			if n := len(p.entries) - base; index != nil {
-				index[key] = n - 1
-			} else if n > 16 {
-				index = make(map[string]int, 2*n)
-				for j, e := range p.entries[base:] {
-					index[e.Key] = j
-				}
-			}
+			keys.added(p.entries[base:])
 		}
 		if more, ok := p.after('}', "an object"); !more {
 			if !ok {

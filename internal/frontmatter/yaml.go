@@ -454,7 +454,7 @@ func (c *yamlConv) collection(y *yaml.Node, pos diag.Pos, depth int) *Node {
 		return n
 	}
 	n := &Node{Kind: Map, Pos: pos, Entries: make([]Entry, 0, len(y.Content)/2)}
-	var index map[string]int // key → entry, built once the mapping is long
+	var keys keyIndex
 	for i := 0; i+1 < len(y.Content) && !c.stopped(); i += 2 {
 		k := y.Content[i]
 		kpos := c.pos(k)
@@ -468,32 +468,12 @@ func (c *yamlConv) collection(y *yaml.Node, pos diag.Pos, depth int) *Node {
 			c.probs.add(kpos, "wrong_type", "mapping key must be a scalar")
 			continue
 		}
-		first := -1
-		if index != nil {
-			if j, ok := index[k.Value]; ok {
-				first = j
-			}
-		} else {
-			for j := range n.Entries {
-				if n.Entries[j].Key == k.Value {
-					first = j
-					break
-				}
-			}
-		}
-		if first >= 0 {
+		if first := keys.find(n.Entries, k.Value); first >= 0 {
 			c.probs.add(kpos, "duplicate_key", "duplicate key %s; the first is at line %d", quoteKey(k.Value), n.Entries[first].KeyPos.Line)
 			continue
 		}
 		n.Entries = append(n.Entries, Entry{Key: k.Value, KeyPos: kpos, Value: c.node(y.Content[i+1], depth)})
-		if index == nil && len(n.Entries) > 16 {
-			index = make(map[string]int, len(y.Content)/2)
-			for j, e := range n.Entries {
-				index[e.Key] = j
-			}
-		} else if index != nil {
-			index[k.Value] = len(n.Entries) - 1
-		}
+		keys.added(n.Entries)
 	}
 	return n
 }

@@ -181,6 +181,7 @@ func (p *fastParser) mapping(col, depth int) (*Node, bool) {
 		return nil, false
 	}
 	n := &Node{Kind: Map}
+	var keys keyIndex
 	for first := true; p.i < len(p.lines); first = false {
 		ln := &p.lines[p.i]
 		if !first {
@@ -201,16 +202,15 @@ func (p *fastParser) mapping(col, depth int) (*Node, bool) {
 		if first {
 			n.Pos = kpos
 		}
-		for _, e := range n.Entries {
-			if e.Key == key {
-				return nil, false // duplicate_key: yaml.v3's reading reports it
-			}
+		if keys.find(n.Entries, key) >= 0 {
+			return nil, false // duplicate_key: yaml.v3's reading reports it
 		}
 		v, ok := p.value(ln, col+end+1, col, depth)
 		if !ok {
 			return nil, false
 		}
 		n.Entries = append(n.Entries, Entry{Key: key, KeyPos: kpos, Value: v})
+		keys.added(n.Entries)
 		p.skipBlank()
 	}
 	return n, true
@@ -369,6 +369,7 @@ func (p *fastParser) flow(ln *fastLine, off, depth int) (n *Node, end int, ok bo
 	if i < len(b) && b[i] == closer {
 		return n, i + 1, true
 	}
+	var keys keyIndex
 	for {
 		if n.Kind == Map {
 			kend, ok := flowPlainEnd(b, i)
@@ -376,10 +377,8 @@ func (p *fastParser) flow(ln *fastLine, off, depth int) (n *Node, end int, ok bo
 				return nil, 0, false
 			}
 			key := string(bytes.TrimRight(b[i:kend], " "))
-			for _, e := range n.Entries {
-				if e.Key == key {
-					return nil, 0, false
-				}
+			if keys.find(n.Entries, key) >= 0 {
+				return nil, 0, false
 			}
 			kpos := p.pos(ln, i)
 			v, vend, ok := p.flowItem(ln, skipSpaces(b, kend+1), depth+1)
@@ -387,6 +386,7 @@ func (p *fastParser) flow(ln *fastLine, off, depth int) (n *Node, end int, ok bo
 				return nil, 0, false
 			}
 			n.Entries = append(n.Entries, Entry{Key: key, KeyPos: kpos, Value: v})
+			keys.added(n.Entries)
 			i = vend
 		} else {
 			v, vend, ok := p.flowItem(ln, i, depth+1)
