@@ -16,7 +16,8 @@ import (
 const initUsage = `Usage: evalgate init [--site hugo|docusaurus|mkdocs|starlight|github]
 
 Writes .evalgate.yaml at the repository root for the documentation site in
-the working directory (or, at the root, in one of its folders): the site's
+the working directory or a folder above it (or, at the root, in one of its
+folders): the site's
 page globs and a suite that runs tool:links with the site's preset on every
 page. Without --site, the generator is found from its config file (hugo.toml,
 docusaurus.config.*, mkdocs.yml, astro.config.* with Starlight). It never
@@ -68,5 +69,9 @@ func runInit(args []string, stdout, stderr io.Writer) int {
 		where = s.Dir
 	}
 	fmt.Fprintln(stderr, report.Notice(fmt.Sprintf("evalgate: wrote %s for a %s site in %s; run evalgate check --all, then evalgate baseline to accept what is there", config.Names[0], s.Generator, where)))
+	if n := len(s.Ignore); n > 0 {
+		// Live in the config, so that the first check is not drowned: a person confirms them.
+		fmt.Fprintln(stderr, report.Notice(fmt.Sprintf("evalgate: %s ignores %d bare link target(s) that many pages use and no file answers (%s): confirm or remove them under its ignore", config.Names[0], n, s.Ignore[0].Target)))
+	}
 	return exitOK
 }

@@ -184,7 +184,7 @@ func (p *parser) globs(n *frontmatter.Node, what string) []string {
 			g = g[2:]
 		}
 		switch {
-		case absolute(g):
+		case absolute(g) && !escapedMeta(g):
 			p.k.Fault(it.Pos, "invalid_value", "%s must be relative to the config's directory, got %s", w, docmeta.Quote(raw))
 		case hasDotDot(g):
 			p.k.Fault(it.Pos, "invalid_value", "%s must not contain \"..\": globs stay inside the config's directory, got %s", w, docmeta.Quote(raw))
@@ -206,6 +206,12 @@ func absolute(s string) bool {
 		return true
 	}
 	return len(s) >= 2 && s[1] == ':' && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
+}
+
+// escapedMeta reports whether the glob g starts with an escaped meta character (`\[locale\]/**`, which
+// evalgate init writes for a folder named [locale]): an escape, not a rooted Windows path.
+func escapedMeta(g string) bool {
+	return len(g) >= 2 && g[0] == '\\' && strings.IndexByte("*?[]{}", g[1]) >= 0
 }
 
 // hasDotDot reports whether s has a ".." segment, with '/' or '\' as

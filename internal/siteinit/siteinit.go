@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/sitegen"
@@ -95,9 +96,11 @@ func anyFile(names ...string) func(root, dir string) string {
 }
 
 // Detect finds the site of the repository at root, looking in dir (the working directory, inside
-// root) and, when dir is the root, in its direct subfolders (website/, docs/): the first generator whose
-// config file is there. force names the generator instead (--site), with the site in dir. A repository
-// with none is a github site at dir.
+// root), then in each folder above it up to the root (init run in a site's docs/ finds the mkdocs.yml
+// above), and, when nothing is found there, in the root's subfolders (website/, docs/): the first
+// generator whose config file is there. force names the generator instead (--site), with the site in
+// dir. A repository with none is a github site at dir. A site whose folder names are not UTF-8 cannot be
+// written in a YAML config: an error says which.
 func Detect(root, dir, force string) (*Site, error) {
 	rel, err := filepath.Rel(root, dir)
 	if err != nil || strings.HasPrefix(rel, "..") {
@@ -116,8 +119,16 @@ func Detect(root, dir, force string) (*Site, error) {
 			}
 		}
 	} else {
-		s = detectIn(root, dir, rel)
-		if s == nil && rel == "" {
+		for up := rel; s == nil; up = path.Dir(up) {
+			if up == "." {
+				up = ""
+			}
+			s = detectIn(root, filepath.Join(root, filepath.FromSlash(up)), up)
+			if up == "" {
+				break
+			}
+		}
+		if s == nil {
 			s = detectBelow(root)
 		}
 		if s == nil {
@@ -129,6 +140,11 @@ func Detect(root, dir, force string) (*Site, error) {
 	for _, d := range s.staticDirs() {
 		if fi, err := os.Stat(filepath.Join(siteDir, d)); err == nil && fi.IsDir() {
 			s.Static = append(s.Static, d)
+		}
+	}
+	for _, name := range append([]string{s.Dir, s.Root}, s.Pages...) {
+		if !utf8.ValidString(name) {
+			return nil, fmt.Errorf("the folder name %q is not UTF-8, which a YAML config cannot hold: rename it, or write the config by hand", name)
 		}
 	}
 	s.Ignore = frequentTargets(root, siteDir, s)
@@ -181,7 +197,7 @@ func (s *Site) layout(root, dir string) {
 		if root == "" || root == "." {
 			return []string{"**/*.md", "**/*.mdx"}
 		}
-		return []string{root + "/**/*.md", root + "/**/*.mdx"}
+		return []string{escapeGlob(root) + "/**/*.md", escapeGlob(root) + "/**/*.mdx"}
 	}
 	switch s.Generator {
 	case "hugo":
@@ -194,7 +210,7 @@ func (s *Site) layout(root, dir string) {
 		for _, n := range s.instances(root, dir) {
 			s.Pages = append(s.Pages, md(n)...)
 			if strings.HasPrefix(n, "../") {
-				s.Exclude = append(s.Exclude, n+"/**/_*", n+"/**/_*/**")
+				s.Exclude = append(s.Exclude, escapeGlob(n)+"/**/_*", escapeGlob(n)+"/**/_*/**")
 			}
 		}
 	case "mkdocs":
@@ -378,13 +394,16 @@ func frequentTargets(repo, dir string, s *Site) []Frequent {
 // site's, prefixed with its folder.
 func (s *Site) Config() []byte {
 	at := func(p string) string { return path.Join(".", s.Dir, p) } // "../docs/**" of website/ is docs/**
-	list := func(items []string) string {
+	// Globs: the site's folder is a name, not a pattern, and its own meta characters are escaped.
+	globAt := func(p string) string { return path.Join(".", escapeGlob(s.Dir), p) }
+	list := func(items []string, at func(string) string) string {
 		q := make([]string, len(items))
 		for i, it := range items {
 			q[i] = strconv.Quote(at(it))
 		}
 		return "[" + strings.Join(q, ", ") + "]"
 	}
+	globs := func(items []string) string { return list(items, globAt) }
 	var b strings.Builder
 	fmt.Fprintf(&b, "# evalgate's config (README \"Configuration\"), written by evalgate init.\n")
 	if s.Evidence != "" {
@@ -393,15 +412,15 @@ func (s *Site) Config() []byte {
 		fmt.Fprintf(&b, "# A %s site: links resolve to files as GitHub renders them.\n", s.Generator)
 	}
 	b.WriteString("version: 1\n\npages:\n  # The site's pages; every other Markdown file is left alone.\n")
-	fmt.Fprintf(&b, "  include: %s\n", list(s.Pages))
+	fmt.Fprintf(&b, "  include: %s\n", globs(s.Pages))
 	if len(s.Exclude) > 0 {
-		fmt.Fprintf(&b, "  exclude: %s\n", list(s.Exclude))
+		fmt.Fprintf(&b, "  exclude: %s\n", globs(s.Exclude))
 	}
 	b.WriteString("\nsuites:\n  # A suite by path: its evals run on every selected page it matches, without editing a page.\n")
 	b.WriteString("  site:\n")
-	fmt.Fprintf(&b, "    pages: %s\n", list(s.Pages))
+	fmt.Fprintf(&b, "    pages: %s\n", globs(s.Pages))
 	if len(s.Exclude) > 0 {
-		fmt.Fprintf(&b, "    exclude: %s\n", list(s.Exclude))
+		fmt.Fprintf(&b, "    exclude: %s\n", globs(s.Exclude))
 	}
 	b.WriteString("    evals:\n      - id: links\n        grader: tool:links\n")
 	b.WriteString("        # README \"Links on real sites\": how this preset resolves links and anchors.\n")
@@ -409,7 +428,7 @@ func (s *Site) Config() []byte {
 	if s.Generator != "github" {
 		fmt.Fprintf(&b, "          root: %s\n", strconv.Quote(at(s.Root)))
 		if st := s.Static; len(st) > 0 {
-			fmt.Fprintf(&b, "          static: %s\n", list(st))
+			fmt.Fprintf(&b, "          static: %s\n", list(st, at))
 		}
 	}
 	if len(s.Ignore) > 0 {
@@ -427,6 +446,19 @@ func (s *Site) Config() []byte {
 	}
 	b.WriteString("\n# Accept the faults the site has today with `evalgate baseline`; new ones still block.\n")
 	return []byte(b.String())
+}
+
+// escapeGlob escapes name's glob meta characters (doublestar's: * ? [ ] { } and the backslash), so that
+// a folder named "[locale]" or "a*b" is matched as it is named.
+func escapeGlob(name string) string {
+	var b strings.Builder
+	for i := range len(name) { // bytes: a name that is not UTF-8 stays as it is, for Detect to refuse
+		if strings.IndexByte(`*?[]{}\`, name[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(name[i])
+	}
+	return b.String()
 }
 
 // staticDirs are the preset's static folders.

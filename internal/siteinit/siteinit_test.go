@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/evalgate/evalgate/internal/config"
 	"github.com/evalgate/evalgate/internal/testfs"
@@ -175,5 +178,68 @@ func TestDetectOutside(t *testing.T) {
 		if s.Generator != c.gen || s.Root != c.want || len(s.Ignore) != 0 || strings.Contains(string(s.Config()), "secret") {
 			t.Errorf("%v: %+v, want %s with root %s, nothing from outside", c.files, s, c.gen, c.want)
 		}
+	}
+}
+
+// TestDetectAbove: init run inside a site's folder finds the generator's config in a folder above it,
+// up to the root, before the root's subfolders.
+func TestDetectAbove(t *testing.T) {
+	root := testfs.Tree(t, map[string]string{
+		"mkdocs.yml": "", "docs/guide/a.md": "",
+		"website/docusaurus.config.js": "", "website/src/pages/x.md": "",
+	})
+	for wd, want := range map[string]string{
+		"docs":               "mkdocs in \"\"",
+		"docs/guide":         "mkdocs in \"\"",
+		"website/src/pages":  "docusaurus in \"website\"",
+		"website/docs-extra": "docusaurus in \"website\"",
+	} {
+		dir := filepath.Join(root, filepath.FromSlash(wd))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Detect(root, dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%s in %q", s.Generator, s.Dir); got != want {
+			t.Errorf("from %s: %s, want %s", wd, got, want)
+		}
+	}
+}
+
+// TestConfigGlobNames: a folder's glob meta characters are escaped in the globs init writes, which then
+// match the folder's pages and no other; a folder name that is not UTF-8 stops init.
+func TestConfigGlobNames(t *testing.T) {
+	root := testfs.Tree(t, map[string]string{
+		"hugo.toml": "contentDir = '[locale]'\n", "[locale]/a.md": "",
+	})
+	s, err := Detect(root, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, probs := config.Parse(s.Config(), ".evalgate.yaml", root)
+	if len(probs) > 0 {
+		t.Fatalf("%s\n%v", s.Config(), probs)
+	}
+	want := []string{`\[locale\]/**/*.md`, `\[locale\]/**/*.mdx`}
+	if !slices.Equal(cfg.Pages.Include, want) {
+		t.Fatalf("include %q, want %q", cfg.Pages.Include, want)
+	}
+	for name, match := range map[string]bool{"[locale]/a.md": true, "l/a.md": false, "e/x/b.md": false} {
+		if ok, _ := doublestar.Match(want[0], name); ok != match {
+			t.Errorf("%s matches %s: %v, want %v", want[0], name, ok, match)
+		}
+	}
+	if got := escapeGlob(`a*b?{c}\d`); got != `a\*b\?\{c\}\\d` {
+		t.Errorf("escapeGlob = %q", got)
+	}
+
+	bad := testfs.Tree(t, map[string]string{"mkdocs.yml": "docs_dir: x\xffy\n"})
+	if err := os.MkdirAll(filepath.Join(bad, "x\xffy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Detect(bad, bad, ""); err == nil || !strings.Contains(err.Error(), "not UTF-8") {
+		t.Errorf("a folder name that is not UTF-8: %v, want an error naming it", err)
 	}
 }
