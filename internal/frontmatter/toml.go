@@ -58,7 +58,11 @@ func ParseTOML(text []byte, firstLine int) (*Node, []diag.Problem) {
 	}
 	scan := scanTOML(text, firstLine)
 	if scan.stop.Line > 0 {
-		return nil, []diag.Problem{{Pos: scan.stop, Code: "syntax_error", Message: scan.stopMsg}}
+		code := scan.stopCode
+		if code == "" {
+			code = "syntax_error"
+		}
+		return nil, []diag.Problem{{Pos: scan.stop, Code: code, Message: scan.stopMsg}}
 	}
 	m, err := decodeTOML(text)
 	if err != nil {

@@ -183,6 +183,18 @@ func TestTOMLProblems(t *testing.T) {
 			diag.Problem{Pos: diag.Pos{Line: 3, Col: 3}, Code: "duplicate_key", Message: "key 'a' was already created and cannot be used as an array"}},
 		{"duplicate in inline table", "+++\na = {b = 1, b = 2}\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 13}, Code: "duplicate_key", Message: "key 'a.b' has already been defined"}},
+		// TOML 1.0: "Keys and sub-tables cannot be added outside the braces" of an inline table; the
+		// decoder took these.
+		{"an inline table extended by a dotted key", "+++\na = {b = 1}\na.c = 2\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 3}, Code: "duplicate_key", Message: `"c" is added to an inline table outside its braces, which TOML does not allow`}},
+		{"evals extended", "+++\nevals = { id = \"x\" }\nevals.assertion = \"y\"\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 7}, Code: "duplicate_key", Message: `"assertion" is added to an inline table outside its braces, which TOML does not allow`}},
+		{"an inline table extended through its own inline table", "+++\na = {b = {c = 1}}\na.b.d = 2\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 3}, Code: "duplicate_key", Message: `"b" is added to an inline table outside its braces, which TOML does not allow`}},
+		{"an inline table extended by a header", "+++\na = {b = 1}\n[a.c]\nx = 1\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 3, Col: 4}, Code: "duplicate_key", Message: `"c" is added to an inline table outside its braces, which TOML does not allow`}},
+		{"an inner inline table extended inside the outer one", "+++\nt = {b = {c = 1}, b.d = 2}\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 2, Col: 21}, Code: "duplicate_key", Message: `"d" is added to an inline table outside its braces, which TOML does not allow`}},
 		{"missing value", "+++\na = 1\nb = \n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 3, Col: 5}, Code: "syntax_error", Message: `expected value but found '\n' instead`}},
 		{"junk after value", "+++\nk = \"é\" x\n+++\n",
@@ -226,5 +238,22 @@ func TestTOMLEmpty(t *testing.T) {
 	n, problems := parsePage(t, "+++\n+++\n")
 	if len(problems) > 0 || n == nil || n.Kind != Map || len(n.Entries) != 0 || n.Pos != (diag.Pos{Line: 2, Col: 1}) {
 		t.Errorf("empty TOML: %+v, %v; want an empty mapping at 2:1", n, problems)
+	}
+}
+
+// TestTOMLInlineTablesAllowed: what TOML allows around inline tables is no problem: dotted keys of
+// tables no inline table defined, an inline table as a value in a header table that grows, and arrays
+// of tables whose items hold inline tables.
+func TestTOMLInlineTablesAllowed(t *testing.T) {
+	for _, text := range []string{
+		"a.b = 1\na.c = 2\n",
+		"[a]\nb = {c = 1}\n[a.d]\ne = 1\n",
+		"[[items]]\nx = {y = 1}\n[[items]]\nx = {y = 2}\n",
+		"t = {b = {c = 1}, d = 2}\nu = 1\n",
+		"a = [{b = 1}, {b = 2}]\n",
+	} {
+		if _, probs := ParseTOML([]byte(text), 1); len(probs) > 0 {
+			t.Errorf("%q: %v", text, probs)
+		}
 	}
 }

@@ -62,10 +62,14 @@ type tomlScan struct {
 	segments  int            // key segments of the keys' paths so far
 	order     int
 	first     diag.Pos // the first key or header
-	// stop is where the scan stopped on a limit (Line 0 if it did not),
-	// with the problem's message.
-	stop    diag.Pos
-	stopMsg string
+	// sealed are the tables an inline table defined: TOML 1.0 lets no key or table be added to one
+	// outside its braces, which the decoder does not check (a = {b = 1} then a.c = 2).
+	sealed map[pathID]bool
+	// stop is where the scan stopped on a limit or a sealed table (Line 0 if it did not), with the
+	// problem's code (syntax_error when "") and message.
+	stop     diag.Pos
+	stopCode string
+	stopMsg  string
 }
 
 // scanTOML records the places of text, whose first line is file line
@@ -77,6 +81,7 @@ func scanTOML(text []byte, firstLine int) *tomlScan {
 		places: []tomlPlace{{known: true}},
 		depths: []int32{0},
 		arrays: map[pathID]int{},
+		sealed: map[pathID]bool{},
 	}
 	if bytes.HasPrefix(text, utf8BOM) {
 		s.i = len(utf8BOM)
@@ -229,6 +234,9 @@ func (s *tomlScan) header() pathID {
 	}
 	var id pathID
 	for _, g := range segs[:len(segs)-1] {
+		if s.extends(id, g) {
+			return 0
+		}
 		id = s.child(id, g.name, -1)
 		s.place(id, g.pos, at)
 		if n := s.arrays[id]; n > 0 {
@@ -236,6 +244,9 @@ func (s *tomlScan) header() pathID {
 		}
 	}
 	last := segs[len(segs)-1]
+	if s.extends(id, last) {
+		return 0
+	}
 	id = s.child(id, last.name, -1)
 	s.place(id, last.pos, at)
 	s.countKey(id, last.pos)
@@ -311,10 +322,16 @@ func (s *tomlScan) keyval(table pathID, depth int) {
 	s.skipSpace()
 	id := table
 	for _, g := range segs[:len(segs)-1] {
+		if s.extends(id, g) {
+			return
+		}
 		id = s.child(id, g.name, -1)
 		s.place(id, g.pos, g.pos)
 	}
 	last := segs[len(segs)-1]
+	if s.extends(id, last) {
+		return
+	}
 	id = s.child(id, last.name, -1)
 	s.place(id, last.pos, s.pos())
 	s.countKey(id, last.pos)
@@ -340,12 +357,26 @@ func (s *tomlScan) value(id pathID, depth int) {
 		if s.deeper(depth) {
 			s.i++
 			s.inlineTable(id, depth+1)
+			s.sealed[id] = true
 		}
 	default: // number, bool, date-time: up to what ends a value
 		for !s.eof() && strings.IndexByte(",]}#\n", s.text[s.i]) < 0 {
 			s.i++
 		}
 	}
+}
+
+// extends reports whether naming g below table adds to a table an inline table defined, and stops the
+// scan there with duplicate_key when it does.
+func (s *tomlScan) extends(table pathID, g keySeg) bool {
+	if !s.sealed[table] {
+		return false
+	}
+	if s.stop.Line == 0 {
+		s.stop, s.stopCode = g.pos, "duplicate_key"
+		s.stopMsg = fmt.Sprintf("%s is added to an inline table outside its braces, which TOML does not allow", quoteKey(g.name))
+	}
+	return true
 }
 
 // deeper reports whether a collection may open below depth levels; when not,
