@@ -182,7 +182,7 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 		if left == 1 {
 			a.Noticef("%s", "1 more result is not annotated: "+where)
 		} else {
-			a.Noticef("%s", strconv.Itoa(left)+" more results are not annotated: "+where)
+			a.Noticef("%s", "evalgate: "+strconv.Itoa(left)+" more results are not annotated: "+where)
 		}
 	}
 	for l := range byLevel {

@@ -445,7 +445,7 @@ func TestGitHubAnnotationCap(t *testing.T) {
 			if len(cmds) == 0 || cmds[0].name != "notice" {
 				t.Fatalf("no notice first: %v", cmds)
 			}
-			wantMore := fmt.Sprintf("%d more results are not annotated: see the job summary and the SARIF file", tt.more)
+			wantMore := fmt.Sprintf("evalgate: %d more results are not annotated: see the job summary and the SARIF file", tt.more)
 			if cmds[0].data != wantMore || len(cmds[0].props) != 0 {
 				t.Errorf("first notice %q, want %q", cmds[0].line, wantMore)
 			}
