@@ -125,6 +125,7 @@ type run struct {
 	companionOf map[string]bool             // touched files some selected page reads
 	pageEvals   bool                        // some selected page has an evals or eval-* key
 	hasEvals    bool                        // pageEvals, or some fixture or contract is selected
+	noVerdict   bool                        // evals were resolved, and every one was skipped or pending (score)
 	verdicts    []evalVerdict               // every graded eval's verdict, for the scores
 	reached     map[string]bool             // the suites some graded page names: only they are reported
 	start       time.Time                   // when the run began, for the report's wall time
@@ -231,6 +232,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 		r.judgeNotices()
 	}
 	r.finishWith(bl)
+	r.noVerdictNotice()
 	if opts.WriteBaseline {
 		if err := r.writeBaseline(); err != nil {
 			return nil, err

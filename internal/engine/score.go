@@ -57,6 +57,14 @@ type evalVerdict struct {
 	outcome diag.Outcome
 }
 
+// noVerdictNotice says that nothing was verified when the run's evals were all skipped or pending and
+// the run passes: a run that fails (a definition fault beside a pending eval) has its reason already.
+func (r *run) noVerdictNotice() {
+	if r.noVerdict && r.rep.Summary.Blocking == 0 {
+		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
+	}
+}
+
 // score computes the run's score and the scores of the suites the run's
 // pages reached, and adds a suite_below_target result for each suite seen
 // whole below its target.
@@ -80,11 +88,9 @@ func (r *run) score() {
 	r.rep.Summary.Score = &s
 	r.rep.Summary.Weights = report.Weights{Pass: total.passed, Total: total.graded}
 	// Evals that were resolved yet all skipped or pending verify nothing, which a run that exits 0
-	// must say. Evals whose every definition is invalid are not among them: their faults fail the
-	// run already, and "skipped or pending" would not be why.
-	if reached == 0 && r.rep.Seen.Evals > 0 {
-		r.opts.Notice("evalgate: evals exist, but none reached a verdict (skipped or pending)")
-	}
+	// must say (noVerdictNotice, once the run's blocking results are known). Evals whose every
+	// definition is invalid are not among them: their faults fail the run already.
+	r.noVerdict = reached == 0 && r.rep.Seen.Evals > 0
 
 	cat := r.cfg.Catalog
 	if cat == nil {
