@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
@@ -104,6 +105,12 @@ func tomlProblem(err error, text []byte, firstLine int) diag.Problem {
 	if bytes.HasPrefix(text, utf8BOM) {
 		off += len(utf8BOM)
 	}
+	// A control character: the decoder points at the character before it.
+	if strings.Contains(pe.Message, "control characters") {
+		if j := bytes.IndexFunc(text[min(off, len(text)):], func(r rune) bool { return r != '\t' && unicode.IsControl(r) }); j >= 0 {
+			off += j
+		}
+	}
 	// The decoder may point inside a multi-byte character; the text is
 	// valid UTF-8, so back up to the character's first byte.
 	for off > 0 && off < len(text) && !utf8.RuneStart(text[off]) {
@@ -131,7 +138,8 @@ func isRedefinition(msg string) bool {
 // final period, like evalgate's other messages.
 func oneLine(msg string) string {
 	msg = strings.TrimSuffix(strings.Join(strings.Fields(msg), " "), ".")
-	if msg != "" && msg[0] >= 'A' && msg[0] <= 'Z' {
+	upper := func(i int) bool { return i < len(msg) && msg[i] >= 'A' && msg[i] <= 'Z' }
+	if upper(0) && !upper(1) { // "TOML files ..." keeps its acronym
 		msg = string(msg[0]+'a'-'A') + msg[1:]
 	}
 	return msg
