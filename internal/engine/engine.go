@@ -225,6 +225,9 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	if r.whole && !r.hasEvals && opts.Shard == nil && ctx.Err() == nil {
 		// A shard may find nothing of its own; the set as a whole is what has evals or not.
 		r.finish()
+		if r.cfg.Path == "" {
+			return r.rep, errNothingNoConfig
+		}
 		return r.rep, errNothing
 	}
 	if opts.Mode == ModeCheck {
@@ -300,9 +303,14 @@ var ErrJevInvalid = errors.New("the contract or a replay is invalid; nothing was
 // errNothing is returned with a report: scope all found nothing to evaluate.
 var errNothing = errors.New("nothing to evaluate: no page with evals, no fixture and no contract (check pages.include in the config)")
 
+// errNothingNoConfig is errNothing where there is no config: `evalgate init` writes one for the site.
+var errNothingNoConfig = errors.New("nothing to evaluate: no page with evals, no fixture and no contract, and no config (evalgate init writes one for the site)")
+
 // IsNothingToEvaluate reports whether err says that a run under scope all
 // found nothing to evaluate; the report is still written (exit 2).
-func IsNothingToEvaluate(err error) bool { return errors.Is(err, errNothing) }
+func IsNothingToEvaluate(err error) bool {
+	return errors.Is(err, errNothing) || errors.Is(err, errNothingNoConfig)
+}
 
 // finish decides blocking, sorts and counts, and records the run's wall
 // time.
