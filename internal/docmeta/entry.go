@@ -96,6 +96,11 @@ func (c *checker) checkEntry(n *frontmatter.Node, path string, origin Origin) *e
 	case n.Kind == frontmatter.Map:
 		ev, id, idPos, hashPos := c.checkInline(n, path, origin, false)
 		e = &entry{kind: kindInline, node: n, path: path, eval: ev, id: id, idPos: idPos, hashPos: hashPos}
+		if c.faults > before && ev != nil {
+			// The entry is dropped for its faults, so its options are checked now, or their faults would
+			// show only once the others are fixed; a valid entry's options are checked as it resolves.
+			c.checkOptions(ev, ev.Options, path, optionsPos(n))
+		}
 	default:
 		e = &entry{kind: kindInline, node: n, path: path}
 		c.fault(n.Pos, "wrong_type", "%s must be an assertion string or a mapping, got %s", path, describe(n))

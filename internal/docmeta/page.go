@@ -219,13 +219,12 @@ func NamedEval(id string, pos diag.Pos, def *frontmatter.Node, path string) (*Ev
 		return nil, c.done()
 	}
 	ev, _, _, hashPos := c.checkInline(def, path, OriginConfig, true)
-	if c.faults > 0 {
+	faulty := c.faults > 0
+	// Options are checked beside the entry's other faults, not only once those are fixed.
+	if !c.checkOptions(ev, ev.Options, path, optionsPos(def)) || faulty {
 		return nil, c.done()
 	}
 	ev.ID, ev.Pos = id, pos
-	if !c.checkOptions(ev, ev.Options, path, optionsPos(def)) {
-		return nil, c.done()
-	}
 	(&resolver{c: c}).staleNote(ev, hashPos)
 	return ev, c.done()
 }
