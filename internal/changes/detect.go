@@ -107,7 +107,7 @@ func detectBase(ctx context.Context, req Request) (*Changes, error) {
 			// Say why: a tree, say, or a repository git refuses to read.
 			msg += " (" + err.Error() + ")"
 		} else {
-			msg += " (in a shallow or single-branch clone, fetch it first)"
+			msg += " (" + g.missingHint(ctx) + ")"
 		}
 		return nil, &UsageError{Msg: msg}
 	}

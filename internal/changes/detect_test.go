@@ -86,6 +86,8 @@ func TestDetectBaseUsageErrors(t *testing.T) {
 		{"-x", "may not start with '-'"},
 		{"--output=/tmp/x", "may not start with '-'"},
 		{"no-such-branch", "not a commit"},
+		// A name that is no branch here is told the branches there are (a fresh repository's is master).
+		{"trunk", `"trunk": not a commit in this repository (branches here: main, work; in a shallow`},
 		{"HEAD^{tree}", "not a commit"},
 		{"0000000000000000000000000000000000000000", "not a commit"},
 	} {

@@ -103,6 +103,24 @@ func (g *git) resolveCommit(ctx context.Context, rev string) (string, error) {
 
 // hasCommit reports whether the commit sha is in the clone (a shallow or
 // single-branch clone may lack it).
+// missingHint says why a REF may not resolve: in a shallow clone, that it may not be fetched; else the
+// branches there are (a fresh repository's is master, not main), which in a single-branch clone is one.
+func (g *git) missingHint(ctx context.Context) string {
+	const fetch = "in a shallow or single-branch clone, fetch it first"
+	if out, err := g.run(ctx, "rev-parse", "--is-shallow-repository"); err != nil || strings.TrimSpace(string(out)) == "true" {
+		return fetch
+	}
+	out, err := g.run(ctx, "for-each-ref", "--count=6", "--format=%(refname:short)", "refs/heads", "refs/remotes")
+	names := strings.Fields(string(out))
+	if err != nil || len(names) == 0 {
+		return fetch
+	}
+	if len(names) > 5 {
+		names = append(names[:5], "...")
+	}
+	return "branches here: " + strings.Join(names, ", ") + "; " + fetch
+}
+
 func (g *git) hasCommit(ctx context.Context, sha string) (bool, error) {
 	_, err := g.run(ctx, "cat-file", "-e", sha+"^{commit}")
 	if err != nil && ctx.Err() != nil {
