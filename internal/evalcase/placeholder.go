@@ -539,6 +539,16 @@ type baseKey struct {
 	base string
 }
 
+// baseOf is t's key among near misses. An ICU argument and a Python field of one name are one
+// argument written two ways: under auto, {n} is read as Python's and {n, number} as ICU's, and one in
+// place of the other is a changed type (placeholder_mutated), as under syntax icu.
+func baseOf(t token) baseKey {
+	if t.Kind == kindICU {
+		return baseKey{kindPython, t.Base}
+	}
+	return baseKey{t.Kind, t.Base}
+}
+
 func newNearMisses(act []token, surplus []int, text string) *nearMisses {
 	n := &nearMisses{
 		act: act, used: make([]bool, len(act)), text: text, budget: looseBudget,
@@ -547,7 +557,7 @@ func newNearMisses(act []token, surplus []int, text string) *nearMisses {
 	for _, i := range surplus {
 		f := fold(act[i].Text)
 		n.byFold[f] = append(n.byFold[f], i)
-		k := baseKey{act[i].Kind, act[i].Base}
+		k := baseOf(act[i])
 		n.byBase[k] = append(n.byBase[k], i)
 	}
 	return n
@@ -572,7 +582,7 @@ func (n *nearMisses) find(t token) (string, bool) {
 		n.byFold[f] = rest
 		return n.act[i].Text, true
 	}
-	k := baseKey{t.Kind, t.Base}
+	k := baseOf(t)
 	if rest, i, ok := n.take(n.byBase[k]); ok {
 		n.byBase[k] = rest
 		return n.act[i].Text, true

@@ -151,6 +151,10 @@ func TestPlaceholderIntegrity(t *testing.T) {
 		{"ICU quoted brace is not an argument", "'{name}' {x}", "{name} {x}", icu, []string{"placeholder_extra"}},
 		{"ICU arguments reorder", "{a} and {b}", "{b} und {a}", icu, nil},
 		{"auto union", "%s {name} %(n)d", "{name} %s %(n)d", auto, nil},
+		// Under auto {n} is Python's and {n, number} ICU's: one in place of the other is a changed type.
+		{"auto: ICU type dropped", "{n, number} items", "{n} Elemente", auto, []string{"placeholder_mutated"}},
+		{"auto: ICU type added", "{n} items", "{n, number} Elemente", auto, []string{"placeholder_mutated"}},
+		{"auto: plural flattened", "{count, plural, one {# item} other {# items}}", "{count} Elemente", auto, []string{"placeholder_mutated"}},
 		{"auto union, sequential moved", "%s %d {name}", "{name} %d %s", auto, []string{"placeholder_reordered"}},
 		{"custom", "Gain $GOLD$ and $XP$", "Obtenez $XP$ et $GOLD$", customPat, nil},
 		{"custom missing", "Gain $GOLD$", "Obtenez de l'or", customPat, []string{"placeholder_missing"}},
