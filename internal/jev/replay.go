@@ -413,11 +413,11 @@ func (rv *replayValidator) legend(obj *node, ap *pth) {
 // (missing, a null or absent key, says so).
 func (rv *replayValidator) nonEmptyMap(obj *node, ap *pth, key, missing, of string) (*node, pth) {
 	e := obj.Get(key)
-	if e == nil || isNull(e.Value) {
+	if e == nil {
 		rv.fault(ap, obj.Pos, "%s", missing)
 		return nil, pth{}
 	}
-	m := e.Value
+	m := e.Value // a null among them: a fault about a value points at the value
 	if isObj(m) && len(m.Entries) > 0 {
 		return m, ap.to(key)
 	}

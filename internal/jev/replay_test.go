@@ -105,7 +105,7 @@ func TestReplayValidation(t *testing.T) {
 				`"g": {"choice": "x", "confidence": 1, "probabilities": {"x": 0.5, "y": 0.500002}}, ` +
 				`"h": {"score": 1, "confidence": 1, "legend": {"1": "a"}, "probabilities": {"1": 1e400}}`}),
 			want: []want{
-				{"replay_invalid", `{"choice": "x", "confidence": 1, "probabilities": null}`, "the answer has no probabilities"},
+				{"replay_invalid", `null}`, "probabilities must be an object of label to probability, got null"},
 				{"replay_invalid", `{}}`, "probabilities is empty"},
 				{"replay_invalid", `-0.5`, `probability "y" must be a finite number of 0 or more, got -0.5`},
 				{"replay_invalid", `{"x": 0.5, "y": 0.4}`, "probabilities sum to 0.9, not 1"},
