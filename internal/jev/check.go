@@ -148,7 +148,14 @@ func Check(ctx context.Context, root string, e Entry, readReplays bool) iter.Seq
 			}
 		}
 		if o.Report != nil {
+			// One contract may be a config's entry several times, with other replays: each result's
+			// message names its replay, as its evidence and key do.
+			from := " (replay " + e.Answers + ")"
+			if e.From != "" {
+				from = " (replay " + e.Answers + " against " + e.From + ")"
+			}
 			for r := range o.Report.Results() {
+				r.Message += from
 				if !yield(r) {
 					return
 				}
