@@ -264,6 +264,15 @@ func (lc *builtinLinkCheck) checkSite(written, kind, pathPart, frag string) (*Fi
 	}
 	pageFile := builtinPageExts[strings.ToLower(path.Ext(pathPart))]
 	abs, st := exists(lc.in.Dir, pathPart)
+	if (st == builtinPathFile || st == builtinPathDir) && s.contentOnly && within(s.root, lc.in.Dir) && !within(s.root, abs) {
+		// The file is there, but the site serves no file outside its content root at that path.
+		for _, d := range s.static {
+			if rel, err := filepath.Rel(d, abs); err == nil && within(d, abs) {
+				return lc.brokenSite(written, kind, "the file is a static file, which the site serves at /"+filepath.ToSlash(rel)+": link that URL"), nil
+			}
+		}
+		return lc.brokenSite(written, kind, "the file exists in the repository, but outside "+s.contentName()+", which is all the site serves from files"), nil
+	}
 	if (st == builtinPathFile || st == builtinPathDir) && (s.fileRelative || !pageFile || kind == "image") {
 		return page(st, abs)
 	}

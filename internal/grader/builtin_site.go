@@ -55,6 +55,10 @@ type builtinPreset struct {
 	// fileRelative: a relative link to a page file (a/b.md) resolves from the file's directory, as the
 	// generator rewrites it (MkDocs, Docusaurus, Hugo's link render hook).
 	fileRelative bool
+	// contentOnly: a file is served only from the content root (a page's resources, MkDocs' docs_dir):
+	// a relative link that reaches a file of the repository outside it (../../hugo.toml, ../README.md)
+	// names no URL of the built site (Hugo, MkDocs; Docusaurus and Astro bundle any file a page links).
+	contentOnly bool
 	// getPage: a relative link is also a page path, tried from the page's directory and then from the
 	// content root, with or without .md (Hugo's link render hook, Page.GetPage).
 	getPage bool
@@ -93,6 +97,7 @@ type builtinPreset struct {
 var builtinPresets = map[string]*builtinPreset{
 	"hugo": {root: "content", static: []string{"static"}, lower: true, indexNames: []string{"_index", "index"},
 		headingIDs: true, trimSlugs: true, shortcodeHeadings: true, hugoMounts: true, termIDs: true, fileRelative: true, getPage: true, slugKey: true, urlKey: true, aliasesKey: true,
+		contentOnly: true,
 		// The default taxonomies' list and term pages, the sitemap and the home RSS feed (Hugo docs:
 		// content-management/taxonomies, templates/sitemap, templates/rss).
 		generated: []string{"/tags/", "/categories/", "/sitemap.xml", "/index.xml"}, includes: builtinHugoIncludes},
@@ -100,7 +105,7 @@ var builtinPresets = map[string]*builtinPreset{
 		headingIDs: true, mdxBlocks: true, fileRelative: true, numberPrefixes: true, bareURLs: true, instances: true, slugKey: true, idKey: true,
 		generated: []string{"/__docusaurus/debug"}, siteAlias: "@site/", includes: builtinMDXIncludes},
 	"mkdocs": {root: "docs", indexNames: []string{"index", "README"}, headingIDs: true, mkdocsSlugs: true, footnoteIDs: true,
-		fileRelative: true, themeFiles: []string{"img/favicon.ico"}, includes: builtinMkDocsIncludes},
+		fileRelative: true, contentOnly: true, themeFiles: []string{"img/favicon.ico"}, includes: builtinMkDocsIncludes},
 	"starlight": {root: "src/content/docs", static: []string{"public"}, slugSegments: true, lower: true,
 		indexNames: []string{"index"}, localeFallback: true, astroPages: true, slugKey: true, includes: builtinMDXIncludes},
 }
@@ -113,6 +118,20 @@ type builtinSite struct {
 	root   string // absolute content root
 	static []string
 	ignore *regexp.Regexp // any of the ignore patterns; nil without them
+}
+
+// within reports whether the absolute path p is dir or inside it.
+func within(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// contentName names the content root for a message: repository-relative, with a final slash.
+func (s *builtinSite) contentName() string {
+	if rel, err := filepath.Rel(s.repo, s.root); err == nil && rel != "." {
+		return filepath.ToSlash(rel) + "/"
+	}
+	return "the content root"
 }
 
 // builtinTemplated matches a link target holding templating or a shortcode: it is no path to check.
