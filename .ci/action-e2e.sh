@@ -11,7 +11,8 @@ step() { printf '\n--- action-e2e: %s\n' "$*"; }
 die() { printf 'action-e2e: FAIL: %s\n' "$*" >&2; exit 1; }
 
 work=$(mktemp -d)
-trap 'chmod -R u+w "$work" 2> /dev/null; rm -rf "$work"' EXIT
+known=.action-e2e-baseline.json   # a baseline must be inside the repository: this checkout's, removed at the end
+trap 'chmod -R u+w "$work" 2> /dev/null; rm -rf "$work" "$checkout/$known"' EXIT
 runner_temp="$work/runner-temp"   # shared, so evalgate is built once, like a second use in a job
 mkdir -p "$runner_temp"
 go build -o "$work/action" ./.ci/action
@@ -79,6 +80,28 @@ $work/shard-3.json" -with sarif-file="$work/merged.sarif"
 scenario merge-incomplete 2 -with merge="$work/shard-1.json" -with sarif-file=
 scenario shard-changed-only 2 -with shard=1/3
 passed=$((passed + 4))
+
+# A shard set with a baseline (not the default file) merges with the same baseline; without it the merge
+# is refused (exit 2), for the shards applied one.
+go run ./cmd/evalgate baseline --baseline "$known" > /dev/null 2>&1 || die "baseline: could not write $known"
+for k in 1 2; do
+  scenario "bshard-$k" 0 -with changed-only=false -with shard="$k/2" -with sarif-file= -with fail-on=none \
+    -with json-file="$work/bshard-$k.json" -with baseline="$known"
+done
+scenario merge-baseline 0 -with merge="$work/bshard-1.json
+$work/bshard-2.json" -with sarif-file= -with fail-on=none -with baseline="$known"
+[ "$(output merge-baseline fail)" = "$(output full-run fail)" ] || die "merge-baseline: fail $(output merge-baseline fail), the whole run's $(output full-run fail)"
+passed=$((passed + 3))
+
+# An input's line break never starts a workflow command of its own: the error echoes it escaped.
+step "working-directory with a line break (want exit status 2, and no forged command)"
+status=0
+"$work/action" run -runner-temp "$runner_temp" -with working-directory=$'nope\n::warning title=forged::injected' \
+  action.yml > "$work/wd-inject.out" 2> "$work/wd-inject.err" || status=$?
+[ "$status" = 2 ] || die "wd-inject: exit status $status, want 2"
+grep -q '^::error::evalgate action: input working-directory: no directory ' "$work/wd-inject.err" || die "wd-inject: no error line"
+if grep -q '^::warning' "$work/wd-inject.err"; then die "wd-inject: a forged ::warning line reached the log"; fi
+passed=$((passed + 1))
 
 scenario unknown-judge 2 -with changed-only=false -with judge=nope -with sarif-file=
 scenario bad-changed-only 2 -with changed-only=maybe
