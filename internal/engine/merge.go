@@ -57,6 +57,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		Tool:     first.Tool,
 		Scope:    report.Scope{Mode: report.ScopeAll, Config: first.Scope.Config},
 		Category: o.Category,
+		Seen:     report.Seen{Unknown: true},
 	}
 	m.Results.Decide(o.FailOn)
 	var sum report.Weights

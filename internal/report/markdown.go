@@ -141,7 +141,11 @@ func writeSummaryHeader(b *strings.Builder, r *Report) {
 	default:
 		fmt.Fprintf(b, "\nScope: **%s**, %s checked.\n", markdownText(r.Scope.Mode, cellRunes), files)
 	}
-	fmt.Fprintf(b, "\nSeen: %s.\n", seenText(r.Seen)) // numbers only (README "On a terminal")
+	if r.Seen.Unknown {
+		b.WriteString("\nSeen: each shard's own job summary says what it saw.\n")
+	} else {
+		fmt.Fprintf(b, "\nSeen: %s.\n", seenText(r.Seen)) // numbers only (README "On a terminal")
+	}
 	if n := SARIFDropped(r); n > 0 {
 		verb := "are"
 		if n == 1 {

@@ -72,6 +72,9 @@ type Seen struct {
 	Contracts      int // jevcheck entries (contracts) in scope
 	// JudgeCalls are the runs of ai evals asked of a judge, JudgeCached those the cache answered.
 	JudgeCalls, JudgeCached int
+	// Unknown: the run did not look itself. A merge of shards reads their JSON reports, which do not
+	// say what they saw: each shard's own job summary does.
+	Unknown bool
 }
 
 // Partial reports whether the run saw only part of the repository (a
