@@ -180,7 +180,7 @@ func annotate(a *githubactions.Action, r *Report, sarif bool) {
 			where += " and the SARIF file"
 		}
 		if left == 1 {
-			a.Noticef("%s", "1 more result is not annotated: "+where)
+			a.Noticef("%s", "evalgate: 1 more result is not annotated: "+where)
 		} else {
 			a.Noticef("%s", "evalgate: "+strconv.Itoa(left)+" more results are not annotated: "+where)
 		}

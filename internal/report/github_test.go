@@ -501,7 +501,7 @@ func TestGitHubAnnotationCapExact(t *testing.T) {
 	}
 	r.Count()
 	cmds = runnerCommands(t, writeGitHub(t, r, nil, GitHubOptions{}))[2:]
-	if want := "1 more result is not annotated: see the job summary"; cmds[0].name != "notice" || cmds[0].data != want {
+	if want := "evalgate: 1 more result is not annotated: see the job summary"; cmds[0].name != "notice" || cmds[0].data != want {
 		t.Errorf("first command %q, want the notice %q", cmds[0].line, want)
 	}
 	if len(cmds) != 11 {
