@@ -49,13 +49,20 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		ready[i] = make(chan struct{})
 	}
 	// Reading runs at most pagesAhead pages ahead of the hand-on: each page takes a place in ahead before
-	// it is given to a reader, in path order, so the page the hand-on waits for always has one.
+	// it is given to a reader, in path order, so the page the hand-on waits for always has one. The bytes
+	// of the pages read and not yet graded are bounded too (held): a page is given to a reader only while
+	// they are under aheadBytes (so by a page a reader at most over it), and they go down as pages are
+	// graded. The page the hand-on waits for is
+	// given out first, so the bytes that hold it back are those of pages handed on, which their graders
+	// let go.
 	ahead, next := make(chan struct{}, pagesAhead), make(chan int)
+	held := newByteBudget(aheadBytes)
 	var loading sync.WaitGroup
 	defer loading.Wait()
 	loading.Go(func() {
 		for i := range rels {
 			ahead <- struct{}{}
+			held.wait()
 			next <- i
 		}
 		close(next)
@@ -63,8 +70,10 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	for range r.opts.Jobs {
 		loading.Go(func() {
 			for i := range next {
-				pages[i] = r.loadPage(rels[i])
-				r.planPage(pages[i])
+				ps := r.loadPage(rels[i])
+				ps.held = held.take(int64(len(ps.src)))
+				r.planPage(ps)
+				pages[i] = ps
 				close(ready[i])
 			}
 		})
@@ -111,6 +120,9 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		mu.Lock()
 		r.addPage(ps)
 		mu.Unlock()
+		if ps.page == nil || len(ps.jobs) == 0 {
+			ps.release() // nothing to grade: its bytes are let go now, not by a grader
+		}
 		if ps.page == nil {
 			continue
 		}
@@ -152,8 +164,58 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 }
 
 // pagesAhead is how many pages gradePages reads ahead of those it hands on: enough to keep the graders
-// busy, few enough that the pages waiting are not the bulk of a run's memory.
+// busy, few enough that the pages waiting are not the bulk of a run's memory. aheadBytes bounds the
+// bytes of the pages read and not yet graded: 64 pages of 8 MiB held 512 MiB while a judge was slow.
 const pagesAhead = 64
+
+var aheadBytes int64 = 16 << 20 // a variable for tests
+
+// byteBudget counts bytes held, and makes wait block while they are at or over its limit.
+type byteBudget struct {
+	mu    sync.Mutex
+	freed *sync.Cond
+	used  int64
+	limit int64
+	peak  int64 // the most held at once, for tests
+}
+
+func newByteBudget(limit int64) *byteBudget {
+	b := &byteBudget{limit: limit}
+	b.freed = sync.NewCond(&b.mu)
+	return b
+}
+
+// wait blocks while the bytes held are at or over the limit.
+func (b *byteBudget) wait() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used >= b.limit {
+		if aheadFull != nil {
+			aheadFull(b.used)
+		}
+		b.freed.Wait()
+	}
+}
+
+// aheadFull, when set (tests), hears each time reading waits for the bytes held to go down.
+var aheadFull func(used int64)
+
+// take holds n bytes and returns the func that lets them go, once.
+func (b *byteBudget) take(n int64) func() {
+	b.mu.Lock()
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	b.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			b.mu.Lock()
+			b.used -= n
+			b.mu.Unlock()
+			b.freed.Broadcast()
+		})
+	}
+}
 
 // planPage makes the jobs of the page's evals, and plans its ai evals (README "The AI judge").
 func (r *run) planPage(ps *pageState) {

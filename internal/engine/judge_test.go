@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -354,5 +355,52 @@ func TestJudgePlansReleased(t *testing.T) {
 	t.Logf("%d MB live", live>>20)
 	if plans := uint64(pages * size); live == 0 || live > plans/2 {
 		t.Errorf("%d MB live when the last eval was graded; the plans alone are %d MB", live>>20, plans>>20)
+	}
+}
+
+// TestReadAheadBytesBounded: while a judge is slow, the pages read ahead of it are bounded in bytes, not
+// only in number: 64 pages of 8 MiB held 512 MiB. The judge answers once reading has had to wait for
+// graded pages to let go of theirs; until then, what reading holds stays within the bound and a page a
+// reader.
+func TestReadAheadBytesBounded(t *testing.T) {
+	const pages, size = 40, 200 << 10 // under max-target-bytes
+	old := aheadBytes
+	aheadBytes = 2 << 20
+	full := make(chan struct{})
+	var once sync.Once
+	var peak atomic.Int64
+	aheadFull = func(used int64) {
+		peak.Store(max(peak.Load(), used))
+		once.Do(func() { close(full) })
+	}
+	defer func() { aheadBytes, aheadFull = old, nil }()
+	srv := &replies{steps: []func(http.ResponseWriter){func(w http.ResponseWriter) {
+		select {
+		case <-full:
+		case <-time.After(20 * time.Second): // no bound: reading never waited, and the check below fails
+		}
+		answer(passVerdict, "stop")(w)
+	}}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	files := map[string]string{".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  cache: \"\"\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", ts.URL)}
+	body := "Run the installer.\n" + strings.Repeat("Some more words about the tool.\n", size/32)
+	for i := range pages {
+		files[fmt.Sprintf("docs/p%03d.md", i)] = "---\nevals:\n  - The page says how to install.\n---\n" + body
+	}
+	dir := testfs.Tree(t, files)
+	const jobs = 2
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: jobs, Env: []string{"JUDGE_KEY=sk-engine-key-123"}})
+	if err != nil || rep.Summary.Pass != pages {
+		t.Fatalf("%v, %+v", err, rep.Summary)
+	}
+	select {
+	case <-full:
+	default:
+		t.Fatal("reading never waited for the bytes it held: nothing bounds them")
+	}
+	// Each reader may have a page under way when the bound is reached, and the feeder one more.
+	if p := peak.Load(); p > aheadBytes+(jobs+1)*(size+4096) {
+		t.Errorf("reading held %d KiB ahead of a stalled judge; the bound is %d KiB and a page a reader", p>>10, aheadBytes>>10)
 	}
 }

@@ -39,6 +39,7 @@ type pageState struct {
 
 	judged  judgedDoc    // the prompt document of the target its ai evals judged last
 	pending atomic.Int32 // evals of the page not graded yet
+	held    func()       // lets go of the bytes of the page that gradePages holds (byteBudget); nil: none
 	tmpMu   sync.Mutex
 	tmp     map[string]string // target kind (or "options\x00" + JSON) -> a file holding its bytes
 }
@@ -91,6 +92,9 @@ func (ps *pageState) release() {
 	}
 	ps.tmp = nil
 	ps.src, ps.doc, ps.judged = nil, frontmatter.Document{}, judgedDoc{}
+	if ps.held != nil {
+		ps.held()
+	}
 }
 
 // judgedDoc is a target's prompt document, and the bytes it was made of.
