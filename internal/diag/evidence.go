@@ -307,6 +307,11 @@ func ClipRunes(s string, n int) string {
 	return s[:i] + ellipsis
 }
 
+// BoundMessage cuts a result's message to MaxEvidenceString bytes, as an evidence string is, and marks
+// the cut with "…": a message that quotes what it found (a 200 KB link) cannot make an annotation or a
+// report line of that size.
+func BoundMessage(s string) string { return cutString(s, MaxEvidenceString) }
+
 // cutString cuts s to at most n bytes, "…" included, at a UTF-8 boundary.
 func cutString(s string, n int) string {
 	if len(s) <= n {

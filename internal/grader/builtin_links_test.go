@@ -326,6 +326,28 @@ func BenchmarkLinks(b *testing.B) {
 	}
 }
 
+// TestBuiltinLocateLongPath: a link longer than any path the system takes is missing at once. Its
+// folders were located one by one, each cached under its own path: the square of the link's length,
+// 24 GB for a link of 200 KB. The cache keeps a few entries for it, and the link's finding quotes it cut.
+func TestBuiltinLocateLongPath(t *testing.T) {
+	root := builtinTestRepo(t, map[string]string{"docs/guide.md": "# G\n"})
+	pages := NewPageCache()
+	long := strings.Repeat("a/", 50_000) + "guide.md"
+	if _, st, _ := pages.builtinLocate(root, filepath.Join(root, "docs"), long); st != builtinPathMissing {
+		t.Fatalf("a 100 KB path: state %v, want missing", st)
+	}
+	n := 0
+	pages.entries.Range(func(any, any) bool { n++; return true })
+	if n > 2 {
+		t.Errorf("%d cache entries for one long path", n)
+	}
+	// Just within the bound, a deep path is located folder by folder as any other.
+	deep := strings.Repeat("a/", (4096-len(root)-64)/2) + "guide.md" // Linux's PATH_MAX
+	if _, st, _ := pages.builtinLocate(root, filepath.Join(root, "docs"), deep); st != builtinPathMissing {
+		t.Fatalf("a deep path: state %v, want missing", st)
+	}
+}
+
 // TestBuiltinLocateExactCase simulates a case-insensitive file system, where a differently spelt name
 // stats fine: the directory listing decides.
 func TestBuiltinLocateExactCase(t *testing.T) {

@@ -24,6 +24,11 @@ const (
 // path to open; why is Within's refusal for builtinPathOutside, else nil.
 // Results are cached per root and joined path: pages link the same files again and again.
 func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builtinPathState, why error) {
+	if len(base)+len(rel) > maxPathLen {
+		// No file has a path this long (the system refuses it), and locating its folders one by one, each
+		// cached under its path, took the square of its length: a 200 KB link held 24 GB.
+		return filepath.Join(base, rel), builtinPathMissing, nil
+	}
 	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") ||
 		strings.HasPrefix(rel, string(filepath.Separator)) {
 		return c.builtinLocateNow(root, base, rel)
@@ -40,6 +45,9 @@ func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builti
 	l := v.(located)
 	return l.abs, l.st, l.why
 }
+
+// maxPathLen is the longest path a link may name and be found: Linux's PATH_MAX.
+const maxPathLen = 4096
 
 // builtinLocateNow locates a path whose folder is located first (and cached): only its last component is
 // examined here, unless it is a symlink. Locating each path whole cost a stat of every folder on its way,

@@ -386,11 +386,12 @@ func (h *cursors) Pop() any {
 	return c
 }
 
-// validResult bounds res's evidence (README "Evidence"), replaces every invalid byte of its text with
+// validResult bounds res's evidence and message (README "Evidence"), replaces every invalid byte of its text with
 // U+FFFD, and returns an estimate of the memory res holds: its strings and evidence, and the struct
 // itself. Evidence within its bounds, as most is, is walked once for all of it.
 func validResult(res *diag.Result) (size int) {
 	size = 200
+	res.Message = diag.BoundMessage(res.Message)
 	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
 		&res.Message, &res.Key, &res.Assertion} {
 		*s = validUTF8(*s)

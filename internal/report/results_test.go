@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -612,5 +613,21 @@ func TestMergeAhead(t *testing.T) {
 	}
 	if got := s.Slice(); !reflect.DeepEqual(got, want) || s.Err() != nil {
 		t.Fatalf("read after early stops differs (err %v)", s.Err())
+	}
+}
+
+// TestResultsBoundMessage: a message that quotes what it found is cut at 4 KiB, as an evidence string is,
+// at a UTF-8 boundary and marked; a short one is kept as it is.
+func TestResultsBoundMessage(t *testing.T) {
+	var rs Results
+	defer rs.Close()
+	long := "broken link \"" + strings.Repeat("é/", 100_000) + "\""
+	rs.Add(diag.Result{File: "a.md", Message: long}, diag.Result{File: "b.md", Message: "short"})
+	got := rs.Slice()
+	if m := got[0].Message; len(m) > diag.MaxEvidenceString || !strings.HasSuffix(m, "…") || !utf8.ValidString(m) || !strings.HasPrefix(long, strings.TrimSuffix(m, "…")) {
+		t.Errorf("the long message: %d bytes, ends %q", len(m), m[max(0, len(m)-8):])
+	}
+	if got[1].Message != "short" {
+		t.Errorf("the short message became %q", got[1].Message)
 	}
 }
