@@ -419,7 +419,7 @@ func (r *run) runBuiltin(ctx context.Context, base diag.Result, ps *pageState, e
 		switch {
 		case errors.Is(err, grader.ErrOutsideRepo):
 			code = "target_outside_repo"
-		case errors.Is(err, grader.ErrTooComplex), errors.Is(err, grader.ErrTooMuchWork):
+		case errors.Is(err, grader.ErrTooComplex), errors.Is(err, grader.ErrTooMuchWork), errors.Is(err, grader.ErrSchemaTooComplex):
 			code = "too_large"
 		}
 		return []diag.Result{with(base, diag.Error, code, err.Error())}

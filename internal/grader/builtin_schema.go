@@ -63,6 +63,10 @@ func builtinRunSchema(ctx context.Context, in *ToolInput) ([]Finding, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if _, ok := builtinSchemaWork(sch, inst, builtinSchemaMaxWork); !ok {
+		return nil, fmt.Errorf("%s: %w: checking the frontmatter against schema %s applies its subschemas more than %d times (anyOf, oneOf, allOf or $ref nested too deep)",
+			name, ErrSchemaTooComplex, builtinRepoPath(root, abs), builtinSchemaMaxWork)
+	}
 	err = sch.Validate(inst)
 	if err == nil {
 		return nil, nil
@@ -222,7 +226,10 @@ func (c *PageCache) builtinSchema(root, abs string) (*jsonschema.Schema, error) 
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w schema %s: %v", name, ErrUnreadable, show, err)
 		}
-		loader := &builtinSchemaLoader{pages: c, root: root}
+		loader := &builtinSchemaLoader{pages: c, root: root, refs: builtinSchemaRefs(doc)}
+		if loader.refs > builtinSchemaMaxRefs {
+			return nil, loader.tooManyRefs(name, show)
+		}
 		comp := jsonschema.NewCompiler()
 		comp.DefaultDraft(jsonschema.Draft2020)
 		comp.UseLoader(loader)
@@ -259,6 +266,12 @@ type builtinSchemaLoader struct {
 	pages *PageCache
 	root  string
 	fault error
+	refs  int // the $ref of the documents loaded so far (builtinSchemaMaxRefs)
+}
+
+// tooManyRefs is the error of a schema whose documents hold more than builtinSchemaMaxRefs $ref.
+func (l *builtinSchemaLoader) tooManyRefs(name, show string) error {
+	return fmt.Errorf("%s: %w: schema %s and the files it reaches hold more than %d $ref", name, ErrSchemaTooComplex, show, builtinSchemaMaxRefs)
 }
 
 // keep records err as the loader's fault unless one is recorded already, and returns it.
@@ -294,6 +307,9 @@ func (l *builtinSchemaLoader) Load(u string) (any, error) {
 	doc, err := builtinLoadSchemaDoc(abs)
 	if err != nil {
 		return nil, l.keep(fmt.Errorf("%w $ref %s: %v", ErrUnreadable, filepath.ToSlash(rel), err))
+	}
+	if l.refs += builtinSchemaRefs(doc); l.refs > builtinSchemaMaxRefs {
+		return nil, l.keep(fmt.Errorf("%w: $ref %s: the schema's files hold more than %d $ref", ErrSchemaTooComplex, filepath.ToSlash(rel), builtinSchemaMaxRefs))
 	}
 	return doc, nil
 }

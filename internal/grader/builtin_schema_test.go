@@ -3,6 +3,7 @@ package grader
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,6 +41,27 @@ const builtinTestPage = "---\n" +
 	"evals: [frontmatter-schema]\n" +
 	"---\n"
 
+// builtinAnyOfChain is a schema whose title is checked through n levels of anyOf, each branch of a
+// level leading to the next: 2^n applications to one value.
+func builtinAnyOfChain(n int) string {
+	var defs []string
+	for i := range n {
+		defs = append(defs, fmt.Sprintf(`"d%d": {"anyOf": [{"$ref": "#/$defs/d%d"}, {"$ref": "#/$defs/d%d"}]}`, i, i+1, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"d%d": {"type": "integer"}`, n))
+	return `{"$defs": {` + strings.Join(defs, ", ") + `}, "properties": {"title": {"$ref": "#/$defs/d0"}}}`
+}
+
+// builtinRefChain is a schema whose title is checked through a chain of n $ref.
+func builtinRefChain(n int) string {
+	var defs []string
+	for i := range n {
+		defs = append(defs, fmt.Sprintf(`"d%d": {"$ref": "#/$defs/d%d"}`, i, i+1))
+	}
+	defs = append(defs, fmt.Sprintf(`"d%d": {"type": "string"}`, n))
+	return `{"$defs": {` + strings.Join(defs, ", ") + `}, "properties": {"title": {"$ref": "#/$defs/d0"}}}`
+}
+
 func builtinSchemaRepo(t *testing.T) (repo string, in *ToolInput) {
 	t.Helper()
 	root := builtinTestRepo(t, map[string]string{
@@ -56,6 +78,10 @@ func builtinSchemaRepo(t *testing.T) (repo string, in *ToolInput) {
 		"repo/schemas/invalid.json":     `{"type": 5}`,
 		"repo/schemas/syntax.json":      `{"type": `,
 		"repo/schemas/link.json":        "symlink:../../outside.json",
+		"repo/schemas/anyof.json":       builtinAnyOfChain(24),
+		"repo/schemas/refs.json":        builtinRefChain(builtinSchemaMaxRefs + 1),
+		"repo/schemas/ref-file.json":    `{"properties": {"title": {"$ref": "refs-half.json"}}}`,
+		"repo/schemas/refs-half.json":   builtinRefChain(builtinSchemaMaxRefs),
 		"repo/docs/page.md":             builtinTestPage + "# Body\n",
 	})
 	repo = filepath.Join(root, "repo")
@@ -162,6 +188,11 @@ func TestBuiltinFrontmatterSchemaErrors(t *testing.T) {
 		{"../schemas/link.json", ErrOutsideRepo, "link.json"},
 		{"../../outside.json", ErrOutsideRepo, "outside.json"},
 		{"/etc/passwd", ErrOutsideRepo, "absolute"},
+		// Work bounded before it starts: 2^24 applications of an anyOf chain, a $ref chain the compiler
+		// takes quadratic time on, in the schema or in a file it reaches.
+		{"../schemas/anyof.json", ErrSchemaTooComplex, "more than 1000000 times"},
+		{"../schemas/refs.json", ErrSchemaTooComplex, "more than 10000 $ref"},
+		{"../schemas/ref-file.json", ErrSchemaTooComplex, "more than 10000 $ref"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.schema, func(t *testing.T) {

@@ -1,0 +1,154 @@
+package grader
+
+import (
+	"errors"
+	"reflect"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// The bounds of tool:frontmatter-schema's work (README "Limits"). A schema of 1.5 KB whose anyOf
+// branches each lead, by $ref, to the next level's anyOf is applied 2^21 times to one value: the
+// validator took 39 s and 2 GB on it, and cannot be stopped once started. And the compiler takes time
+// quadratic in a chain of $ref: 80,000 took 83 s.
+const (
+	// builtinSchemaMaxWork bounds the applications of subschemas to values that validating the
+	// frontmatter may take, counted before it starts: about ten seconds of the validator's work.
+	builtinSchemaMaxWork = 1_000_000
+	// builtinSchemaMaxRefs bounds the $ref (and $dynamicRef) of a schema and the files it reaches.
+	builtinSchemaMaxRefs = 10_000
+)
+
+// ErrSchemaTooComplex: a schema whose checking is more work than evalgate allows (too_large).
+var ErrSchemaTooComplex = errors.New("too complex for the schema validator")
+
+// builtinSchemaRefs counts the $ref and $dynamicRef keys of a schema document.
+func builtinSchemaRefs(doc any) int {
+	n := 0
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, e := range x {
+				if k == "$ref" || k == "$dynamicRef" || k == "$recursiveRef" {
+					n++
+				}
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(doc)
+	return n
+}
+
+// builtinSchemaWork counts, up to limit, how many times validating inst against sch applies a
+// subschema to a value in the worst case: every applicator taken (anyOf and oneOf branches, if, then
+// and else), each subschema applied to each value it reaches. It reports false past limit. A $ref
+// cycle on one value is not followed round: the validator reports it.
+func builtinSchemaWork(sch *jsonschema.Schema, inst any, limit int) (int, bool) {
+	w := &schemaWork{limit: limit, onPath: map[schemaAt]bool{}}
+	w.apply(sch, inst)
+	return w.n, w.n <= limit
+}
+
+type schemaWork struct {
+	n, limit int
+	onPath   map[schemaAt]bool // the subschemas applied to a value on the way to this one, by the same value
+}
+
+// schemaAt is a subschema applied to a value; values are told apart by identity where they have it.
+type schemaAt struct {
+	s *jsonschema.Schema
+	v any
+}
+
+func (w *schemaWork) apply(s *jsonschema.Schema, v any) {
+	if s == nil || w.n > w.limit {
+		return
+	}
+	w.n++
+	at := schemaAt{s, identity(v)}
+	if w.onPath[at] {
+		return // a cycle on the same value
+	}
+	w.onPath[at] = true
+	defer delete(w.onPath, at)
+	for _, c := range []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else} {
+		w.apply(c, v)
+	}
+	if s.DynamicRef != nil {
+		w.apply(s.DynamicRef.Ref, v)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
+		for _, c := range list {
+			w.apply(c, v)
+		}
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for _, c := range s.DependentSchemas {
+			w.apply(c, v)
+		}
+		for _, d := range s.Dependencies {
+			if c, ok := d.(*jsonschema.Schema); ok {
+				w.apply(c, v)
+			}
+		}
+		additional, _ := s.AdditionalProperties.(*jsonschema.Schema)
+		for k, e := range x {
+			w.apply(s.PropertyNames, k)
+			matched := false
+			if c, ok := s.Properties[k]; ok {
+				w.apply(c, e)
+				matched = true
+			}
+			for re, c := range s.PatternProperties {
+				if re.MatchString(k) {
+					w.apply(c, e)
+					matched = true
+				}
+			}
+			if !matched {
+				w.apply(additional, e)
+			}
+			w.apply(s.UnevaluatedProperties, e)
+		}
+	case []any:
+		items, _ := s.Items.(*jsonschema.Schema)
+		prefix, _ := s.Items.([]*jsonschema.Schema)
+		prefix = append(prefix, s.PrefixItems...)
+		additional, _ := s.AdditionalItems.(*jsonschema.Schema)
+		for i, e := range x {
+			switch {
+			case i < len(prefix):
+				w.apply(prefix[i], e)
+			case items != nil:
+				w.apply(items, e)
+			default:
+				w.apply(s.Items2020, e)
+				w.apply(additional, e)
+			}
+			w.apply(s.Contains, e)
+			w.apply(s.UnevaluatedItems, e)
+		}
+	}
+}
+
+// identity is what tells a value from another for the cycle check: its address for a map or a list
+// (the same value is applied the same subschema again only through a cycle), itself otherwise.
+func identity(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return reflect.ValueOf(x).Pointer()
+	case []any:
+		if len(x) == 0 {
+			return "[]"
+		}
+		return &x[0]
+	}
+	return v
+}
