@@ -126,7 +126,7 @@ type run struct {
 	pageEvals   bool                        // some selected page has an evals or eval-* key
 	hasEvals    bool                        // pageEvals, or some fixture or contract is selected
 	noVerdict   bool                        // evals were resolved, and every one was skipped or pending (score)
-	verdicts    []evalVerdict               // every graded eval's verdict, for the scores
+	scores      scores                      // the graded evals' tallies, for the scores
 	reached     map[string]bool             // the suites some graded page names: only they are reported
 	start       time.Time                   // when the run began, for the report's wall time
 	progressMu  sync.Mutex                  // serializes calls of opts.Progress

@@ -71,8 +71,9 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		loading.Go(func() {
 			for i := range next {
 				ps := r.loadPage(rels[i])
-				ps.held = held.take(int64(len(ps.src)))
 				r.planPage(ps)
+				// A page holds its text and its evals: a page of two lines may resolve 16,000 of a suite's.
+				ps.held = held.take(int64(len(ps.src)) + int64(len(ps.jobs))*evalBytes)
 				pages[i] = ps
 				close(ready[i])
 			}
@@ -89,12 +90,20 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		if j.results == nil {
 			j.results = r.gradeSafely(ctx, j)
 		}
-		// The jobs of the chunk are kept for their verdicts: an ai eval's plan holds its target and prompt,
-		// and 500 of them on 200 KB pages held 375 MB till the chunk ended.
-		j.plan = nil
-		add(j.results...)
-		if j.ps.pending.Add(-1) == 0 {
-			j.ps.release()
+		ps := j.ps
+		mu.Lock()
+		r.rep.Results.Add(j.results...)
+		ps.verdicts.add(verdict(j.results), j.ev.Weight)
+		last := ps.pending.Add(-1) == 0
+		if last {
+			r.scores.addPage(ps.verdicts, ps.page.Suites)
+		}
+		mu.Unlock()
+		// Nothing of a graded eval is kept: an ai eval's plan holds its target and prompt (500 of them on
+		// 200 KB pages held 375 MB), and its results are in the report.
+		j.plan, j.results = nil, nil
+		if last {
+			ps.release()
 		}
 		r.progress(1, 0)
 	}
@@ -112,11 +121,11 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	}
 	judged, others := pool(max(r.cfg.AI.Concurrency, 1)), pool(r.opts.Jobs)
 
-	var jobs []*evalJob
 	for i := range pages {
 		<-ready[i]
 		<-ahead
 		ps := pages[i]
+		pages[i] = nil // the page is its evals' from now on, and goes once they are graded
 		mu.Lock()
 		r.addPage(ps)
 		mu.Unlock()
@@ -143,7 +152,6 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		r.progress(0, len(ps.jobs))
 		ps.pending.Add(int32(len(ps.jobs)))
 		for _, j := range ps.jobs {
-			jobs = append(jobs, j)
 			if j.ai() {
 				r.claimRuns(j.plan, evalResult(j.ps, j.ev))
 				judged <- j
@@ -156,11 +164,6 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	close(judged)
 	close(others)
 	pools.Wait()
-	for _, j := range jobs {
-		r.verdicts = append(r.verdicts, evalVerdict{
-			suites: j.ps.page.Suites, weight: j.ev.Weight, outcome: verdict(j.results),
-		})
-	}
 }
 
 // pagesAhead is how many pages gradePages reads ahead of those it hands on: enough to keep the graders
@@ -169,6 +172,9 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 const pagesAhead = 64
 
 var aheadBytes int64 = 16 << 20 // a variable for tests
+
+// evalBytes is about what a page's resolved eval and its job hold, for aheadBytes.
+const evalBytes = 512
 
 // byteBudget counts bytes held, and makes wait block while they are at or over its limit.
 type byteBudget struct {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
@@ -109,4 +111,51 @@ func checkStopped(t *testing.T, dir string) *report.Report {
 		t.Fatal(err)
 	}
 	return rep
+}
+
+// TestGradedEvalsLetGo: what a run keeps of its graded evals does not grow with them. A suite of 2,000
+// evals on 100 pages of two lines is 200,000 evals; each kept its results and verdict to the end of its
+// chunk or run (about a kilobyte an eval: 4.6 GB for 3.2 million), and each page read ahead its 2,000
+// resolved evals. When the last eval is graded, what is still live is a fraction of that, and the scores,
+// counted as pages finish, are every eval's.
+func TestGradedEvalsLetGo(t *testing.T) {
+	const pages, evals = 100, 2000
+	var cfg strings.Builder
+	cfg.WriteString("version: 1\nsuites:\n  s:\n    pages: ['docs/*.md']\n    target-pass-rate: 0.5\n    evals:\n")
+	for i := range evals {
+		grader := "tool:code-fences"
+		if i%4 == 0 {
+			grader = "tool:headings\n        options: {required: [Missing]}" // a fail
+		}
+		fmt.Fprintf(&cfg, "      - id: e%d\n        grader: %s\n", i, grader)
+	}
+	files := map[string]string{".evalgate.yaml": cfg.String()}
+	for i := range pages {
+		files[fmt.Sprintf("docs/p%03d.md", i)] = "# P\n"
+	}
+	dir := testfs.Tree(t, files)
+	var live uint64
+	progress := func(done, total int) {
+		if done == pages*evals && total == pages*evals {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			live = m.HeapAlloc
+		}
+	}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Progress: progress,
+		Keep: report.KeepText})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Summary.Pass != pages*evals*3/4 || rep.Summary.Fail != pages*evals/4 {
+		t.Fatalf("summary %+v", rep.Summary)
+	}
+	if s := rep.Suites; len(s) != 1 || s[0].Weights.Total != pages*evals || s[0].Score != 0.75 {
+		t.Errorf("suites %+v, want s at 0.75 of %d", s, pages*evals)
+	}
+	t.Logf("%d MB live", live>>20)
+	if live == 0 || live > 60<<20 {
+		t.Errorf("%d MB live when the last of %d evals was graded", live>>20, pages*evals)
+	}
 }
