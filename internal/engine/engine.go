@@ -147,6 +147,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer r.pages.Close() // the git processes the built-in graders keep for the run
 	if opts.Mode == ModeJev {
 		return r.jev(ctx)
 	}

@@ -93,6 +93,28 @@ type PageCache struct {
 	entries sync.Map // string key -> *builtinCacheEntry
 	// anchorBytes estimates the memory of the linked pages' anchors cached (builtinAnchorBudget).
 	anchorBytes atomic.Int64
+
+	closeMu sync.Mutex
+	closers []func() // what Close ends: the git processes kept for the run
+}
+
+// Close ends what the cache keeps running for its run (a site's `git check-ignore`). The cache may be
+// used again afterwards: what it needs is started again.
+func (c *PageCache) Close() {
+	c.closeMu.Lock()
+	closers := c.closers
+	c.closers = nil
+	c.closeMu.Unlock()
+	for _, f := range closers {
+		f()
+	}
+}
+
+// onClose registers f for Close.
+func (c *PageCache) onClose(f func()) {
+	c.closeMu.Lock()
+	defer c.closeMu.Unlock()
+	c.closers = append(c.closers, f)
 }
 
 // NewPageCache returns an empty cache.

@@ -84,7 +84,7 @@ func builtinRunLinks(ctx context.Context, in *ToolInput) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		gen := site.builtPages(ctx, ix, built)
+		gen := site.builtPages(ctx, pages, ix, built)
 		drop := map[int]bool{}
 		for i, g := range gen {
 			drop[at[i]] = g
