@@ -18,9 +18,10 @@ var ErrTooComplex = errors.New("too complex for the Markdown parser")
 
 // The bounds of builtinParseGuarded (README "Limits"). markdown-it, for one, nests at most 100 blocks.
 const (
-	builtinMaxNesting = 100
-	builtinMaxRefRun  = 10_000
-	builtinMaxScan    = 1 << 28 // about half a second of goldmark's reading
+	builtinMaxNesting   = 100
+	builtinMaxRefRun    = 10_000
+	builtinMaxFootnotes = 5_000   // footnote definitions: goldmark links each to its references in time quadratic in them
+	builtinMaxScan      = 1 << 28 // about half a second of goldmark's reading
 )
 
 // builtinParseLimit is how long a parse may take before the tool gives up on its text; a var for tests.
@@ -106,7 +107,7 @@ func builtinGo(job func()) {
 // the next space at the most, add up to more than builtinMaxScan bytes ("[a](" repeated). Its errors
 // give lines counted from firstLine, src's first.
 func builtinTooComplex(src []byte, firstLine int) error {
-	line, refs, refStart := firstLine, 0, 0
+	line, refs, refStart, notes := firstLine, 0, 0, 0
 	for rest := src; len(rest) > 0; line++ {
 		text := rest
 		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
@@ -127,6 +128,12 @@ func builtinTooComplex(src []byte, firstLine int) error {
 		case len(bytes.TrimSpace(body)) == 0:
 			refs = 0
 		case body[0] == '[' && bytes.Contains(body, []byte("]:")):
+			if len(body) > 1 && body[1] == '^' {
+				if notes++; notes > builtinMaxFootnotes {
+					return fmt.Errorf("%w: line %d is footnote definition %d; at most %d are read (10,000 took a second, 28,000 eight)",
+						ErrTooComplex, line, notes, builtinMaxFootnotes)
+				}
+			}
 			if refs == 0 {
 				refStart = line
 			}

@@ -16,6 +16,17 @@ import (
 // the texts just within each bound, and their look-alikes, are not.
 func TestBuiltinTooComplex(t *testing.T) {
 	refs := func(n int) string { return strings.Repeat("[x]: /y\n", n) }
+	notes := func(n int) string { // n references, then n definitions a blank line apart
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "x[^f%d]\n", i)
+		}
+		b.WriteString("\n")
+		for i := range n {
+			fmt.Fprintf(&b, "[^f%d]: note\n\n", i)
+		}
+		return b.String()
+	}
 	for _, c := range []struct {
 		name, src string
 		line      int // 0: not refused
@@ -38,6 +49,9 @@ func TestBuiltinTooComplex(t *testing.T) {
 		{"links a line each, one paragraph", strings.Repeat("[a](b.md)\n", 20_000), 0},
 		{"destinations of open parentheses", strings.Repeat("[a](()", 12_000), 1},
 		{"definitions with titles on their next lines", strings.Repeat("[x]: /y\n  \"t\"\n", 10_001), 1},
+		// Footnotes: goldmark's time is quadratic in them (28,000 took 8 s).
+		{"5,000 footnotes", notes(5_000), 0},
+		{"5,001 footnotes", notes(5_001), 5_001 + 2 + 2*5_000}, // the 5,001st definition
 	} {
 		err := builtinTooComplex([]byte(c.src), 1)
 		switch {
