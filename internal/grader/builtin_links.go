@@ -114,7 +114,18 @@ type builtinLinkCheck struct {
 	// built are the page files that would serve the broken link check last judged, had the site's
 	// build generated one (builtinSite.builtPages), or nil.
 	built []string
+	// parsedAgain is the linked pages' text this check had parsed again for their anchors, once the
+	// cache had let them go (builtinLinkedParseBudget); parsed are the pages it had parsed.
+	parsedAgain int64
+	parsed      map[string]bool
 }
+
+// builtinLinkedParseBudget bounds the linked pages' text one page's links may have parsed again for their
+// anchors (README "Limits"). Linked pages' anchors are kept within builtinAnchorBudget: a page whose links
+// alternate between a few pages too large for it to keep had each of them parsed again for every link
+// (2 MB of headings, a second each: 48 links took 45 s). A page parsed once for a page's links is not
+// counted: an index page may link thousands.
+var builtinLinkedParseBudget int64 = 16 << 20
 
 // check judges one link destination as written in the source; it returns a finding without a position,
 // or nil when the link holds.
@@ -188,9 +199,22 @@ func (lc *builtinLinkCheck) checkAnchor(written, frag, abs string, st builtinPat
 	if frag == "" || frag == "top" || st != builtinPathFile || !builtinMarkdownExts[strings.ToLower(filepath.Ext(abs))] {
 		return nil, nil
 	}
-	anchors, open, err := lc.pages.builtinPageAnchors(lc.ctx, lc.site, abs)
+	anchors, open, parsed, err := lc.pages.builtinPageAnchors(lc.ctx, lc.site, abs)
 	if err != nil {
 		return nil, err
+	}
+	if parsed > 0 {
+		if lc.parsed[abs] {
+			lc.parsedAgain += parsed
+		}
+		if lc.parsed == nil {
+			lc.parsed = map[string]bool{}
+		}
+		lc.parsed[abs] = true
+	}
+	if lc.parsedAgain > builtinLinkedParseBudget {
+		return nil, fmt.Errorf("tool:links: %w: the page's links had %s of linked pages parsed again for their anchors, past %s (pages too large to keep, linked in turn)",
+			ErrTooMuchWork, repofs.Size(lc.parsedAgain), repofs.Size(builtinLinkedParseBudget))
 	}
 	if anchors[frag] || open {
 		return nil, nil
@@ -358,8 +382,9 @@ func (lc *builtinLinkCheck) brokenSite(written, kind, why string) *Finding {
 }
 
 // builtinPageAnchors returns the anchors of the Markdown file at abs (its frontmatter left out) by the
-// site's rules, and whether it includes other content, cached.
-func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, abs string) (map[string]bool, bool, error) {
+// site's rules, and whether it includes other content, cached; parsed is the bytes this call parsed
+// (0 when the cache had them).
+func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, abs string) (ids map[string]bool, open bool, parsed int64, err error) {
 	type anchors struct {
 		ids  map[string]bool
 		open bool
@@ -372,6 +397,7 @@ func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, a
 			return nil, fmt.Errorf("tool:links: %w linked page: %v", ErrUnreadable, err)
 		}
 		raw := builtinStripFrontmatter(data)
+		parsed = int64(len(raw))
 		body, jsx := raw, []byte(nil)
 		if strings.EqualFold(filepath.Ext(abs), ".mdx") {
 			m := builtinBlankMDX(raw)
@@ -396,10 +422,10 @@ func (c *PageCache) builtinPageAnchors(ctx context.Context, site *builtinSite, a
 		c.dropAnchors()
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, parsed, err
 	}
 	a := v.(anchors)
-	return a.ids, a.open, nil
+	return a.ids, a.open, parsed, nil
 }
 
 // builtinAnchorBudget bounds the memory of the linked pages' anchors a run keeps (README "Memory"): a

@@ -245,7 +245,7 @@ func TestBuiltinLinksUnreadablePage(t *testing.T) {
 		t.Fatalf("got %+v, %v; want one broken_link", got, err)
 	}
 	// A linked page that exists but cannot be read leaves the tool without a verdict.
-	if _, _, err := (&PageCache{}).builtinPageAnchors(context.Background(), &builtinSite{builtinPreset: &builtinPreset{}, name: "github"}, in.Dir); !errors.Is(err, ErrUnreadable) {
+	if _, _, _, err := (&PageCache{}).builtinPageAnchors(context.Background(), &builtinSite{builtinPreset: &builtinPreset{}, name: "github"}, in.Dir); !errors.Is(err, ErrUnreadable) {
 		t.Errorf("reading a directory as a page: err = %v, want ErrUnreadable", err)
 	}
 }
@@ -409,5 +409,36 @@ func TestBuiltinAnchorBudget(t *testing.T) {
 	})
 	if n > 10 || in.Pages.anchorBytes.Load() > builtinAnchorBudget {
 		t.Errorf("%d pages' anchors (%d bytes) kept past a budget of %d bytes", n, in.Pages.anchorBytes.Load(), builtinAnchorBudget)
+	}
+}
+
+// TestBuiltinLinkedParseBudget: a page whose links alternate between linked pages too large to keep has
+// them parsed again link after link; past the budget of linked text parsed again for one page's links,
+// the eval is too_large rather than a minute of parsing. A page that links each of them once is within
+// it, however large they are.
+func TestBuiltinLinkedParseBudget(t *testing.T) {
+	oldAnchors, oldParse := builtinAnchorBudget, builtinLinkedParseBudget
+	builtinAnchorBudget, builtinLinkedParseBudget = 64<<10, 1<<20 // one target's anchors overflow the cache
+	defer func() { builtinAnchorBudget, builtinLinkedParseBudget = oldAnchors, oldParse }()
+	target := strings.Repeat("# a\n\n", 40_000) // 200 KB, 40,000 anchors
+	files := map[string]string{"t0.md": target, "t1.md": target, "t2.md": target}
+	var alternate, once strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&alternate, "[x](t%d.md#a-%d)\n\n", i%3, i+1)
+	}
+	for i := range 3 {
+		fmt.Fprintf(&once, "[x](t%d.md#a-%d)\n\n", i, i+1)
+	}
+	repo := builtinTestRepo(t, files)
+	run := func(body string) error {
+		_, err := builtinTestRun(t, "tool:links", &ToolInput{Target: []byte(body), TargetKind: "body", File: "p.md",
+			FirstLine: 1, Dir: repo, OptionsDir: repo, RepoRoot: repo, Pages: NewPageCache()})
+		return err
+	}
+	if err := run(once.String()); err != nil {
+		t.Errorf("three pages linked once: %v", err)
+	}
+	if err := run(alternate.String()); !errors.Is(err, ErrTooMuchWork) || !strings.Contains(err.Error(), "linked pages parsed again") {
+		t.Errorf("three pages linked in turn, 12 links: %v, want the parse budget spent", err)
 	}
 }

@@ -80,8 +80,9 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 // largest page evalgate reads.
 const builtinMatchBudget = 1 << 29
 
-// ErrTooMuchWork: a pattern would take more work on its target than builtinMatchBudget (too_large).
-var ErrTooMuchWork = errors.New("more matching work than evalgate allows")
+// ErrTooMuchWork: a built-in tool would take more work than it allows (too_large): a pattern on its
+// target past builtinMatchBudget, a page's links past builtinLinkedParseBudget.
+var ErrTooMuchWork = errors.New("more work than evalgate allows")
 
 // builtinMatchWork refuses re on a target of n bytes past builtinMatchBudget. A literal is found by a
 // plain search, whatever its length.
@@ -91,7 +92,7 @@ func builtinMatchWork(re *regexp.Regexp, n int) error {
 	}
 	insts := shape.Insts(re) // counted once for a pattern graded on many pages
 	if work := int64(insts) * int64(n); work > builtinMatchBudget {
-		return fmt.Errorf("%w: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
+		return fmt.Errorf("%w: matching: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
 			"past the %d allowed; simplify the pattern (a counted repeat such as {1000} multiplies it)",
 			ErrTooMuchWork, insts, n, work, int64(builtinMatchBudget))
 	}
