@@ -324,6 +324,17 @@ func TestJudgeKeyEscapedNeverCached(t *testing.T) {
 	})
 }
 
+// installPages is a repository of n pages of about size bytes, each with one ai eval, judged by the
+// OpenAI-compatible server at url, with no cache.
+func installPages(t *testing.T, url string, n, size int) string {
+	files := map[string]string{".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  cache: \"\"\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", url)}
+	body := "Run the installer.\n" + strings.Repeat("Some more words about the tool.\n", size/32)
+	for i := range n {
+		files[fmt.Sprintf("docs/p%03d.md", i)] = "---\nevals:\n  - The page says how to install.\n---\n" + body
+	}
+	return testfs.Tree(t, files)
+}
+
 // TestJudgePlansReleased: an ai eval's plan (its target and prompt) is let go once the eval is graded.
 // The chunk's jobs are kept to the end for their verdicts, and 500 plans on 200 KB pages held 375 MB.
 // When the last eval is graded, what is still live (a collection counts it) is far less than the
@@ -333,12 +344,7 @@ func TestJudgePlansReleased(t *testing.T) {
 	srv := &replies{steps: []func(http.ResponseWriter){answer(passVerdict, "stop")}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	files := map[string]string{".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  cache: \"\"\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", ts.URL)}
-	body := "Run the installer.\n" + strings.Repeat("Some more words about the tool.\n", size/32)
-	for i := range pages {
-		files[fmt.Sprintf("docs/p%03d.md", i)] = "---\nevals:\n  - The page says how to install.\n---\n" + body
-	}
-	dir := testfs.Tree(t, files)
+	dir := installPages(t, ts.URL, pages, size)
 	var live uint64
 	progress := func(done, total int) {
 		if done == pages && total == pages {
@@ -383,12 +389,7 @@ func TestReadAheadBytesBounded(t *testing.T) {
 	}}}
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
-	files := map[string]string{".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  cache: \"\"\n  providers:\n    main: {kind: openai, base-url: %q, api-key-env: JUDGE_KEY, model: m}\n", ts.URL)}
-	body := "Run the installer.\n" + strings.Repeat("Some more words about the tool.\n", size/32)
-	for i := range pages {
-		files[fmt.Sprintf("docs/p%03d.md", i)] = "---\nevals:\n  - The page says how to install.\n---\n" + body
-	}
-	dir := testfs.Tree(t, files)
+	dir := installPages(t, ts.URL, pages, size)
 	const jobs = 2
 	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: jobs, Env: []string{"JUDGE_KEY=sk-engine-key-123"}})
 	if err != nil || rep.Summary.Pass != pages {
