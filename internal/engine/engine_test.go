@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/report"
 )
 
 func TestVerdict(t *testing.T) {
@@ -28,18 +29,29 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
-func TestTallyScore(t *testing.T) {
-	var ty tally
-	if ty.score() != 1 {
-		t.Errorf("empty tally scores %v, want 1", ty.score())
+// TestScores: a page's verdicts weigh what graded evals weigh (skipped and pending ones nothing), and
+// reach the run's score and each of the page's suites once, added.
+func TestScores(t *testing.T) {
+	var p pageVerdicts
+	if p.Score() != 1 {
+		t.Errorf("an empty page scores %v, want 1", p.Score())
 	}
-	ty.add(diag.Pass, 2)
-	ty.add(diag.Fail, 1)
-	ty.add(diag.Error, 1)
-	ty.add(diag.Skip, 5)    // not graded
-	ty.add(diag.Pending, 5) // not graded
-	if got := ty.score(); got != 0.5 {
-		t.Errorf("score() = %v, want 0.5 (weights 2 passed of 4 graded)", got)
+	p.add(diag.Pass, 2)
+	p.add(diag.Fail, 1)
+	p.add(diag.Error, 1)
+	p.add(diag.Skip, 5)    // not graded
+	p.add(diag.Pending, 5) // not graded
+	if got := p.Score(); got != 0.5 || p.reached != 3 {
+		t.Errorf("Score() = %v, %d reached; want 0.5 (weights 2 passed of 4 graded), 3", got, p.reached)
+	}
+	var s scores
+	s.addPage(p, []string{"a", "b"})
+	s.addPage(pageVerdicts{Weights: report.Weights{Pass: 1, Total: 1}, reached: 1}, []string{"b"})
+	if s.total != (report.Weights{Pass: 3, Total: 5}) || s.reached != 4 {
+		t.Errorf("the run: %+v, %d reached", s.total, s.reached)
+	}
+	if *s.suites["a"] != (report.Weights{Pass: 2, Total: 4}) || *s.suites["b"] != (report.Weights{Pass: 3, Total: 5}) {
+		t.Errorf("the suites: a %+v, b %+v", *s.suites["a"], *s.suites["b"])
 	}
 }
 

@@ -82,8 +82,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		}
 		if r.Summary.Score != nil {
 			scored = true
-			sum.Pass += r.Summary.Weights.Pass
-			sum.Total += r.Summary.Weights.Total
+			sum.Add(r.Summary.Weights)
 		}
 		for _, s := range r.Suites {
 			su := suites[s.Name]
@@ -93,8 +92,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 			} else if su.Target != s.Target {
 				return nil, usagef("merge: suite %s has target %v in one report and %v in another: the shards of a set read one config", s.Name, su.Target, s.Target)
 			}
-			su.Weights.Pass += s.Weights.Pass
-			su.Weights.Total += s.Weights.Total
+			su.Weights.Add(s.Weights)
 		}
 	}
 	slices.Sort(m.Scope.Files)

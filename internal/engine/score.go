@@ -29,68 +29,51 @@ func verdict(results []diag.Result) diag.Outcome {
 	return v
 }
 
-// tally sums weights of graded verdicts.
-type tally struct{ passed, graded float64 }
-
-func (t *tally) add(v diag.Outcome, weight float64) {
-	switch v {
-	case diag.Pass:
-		t.passed += weight
-		t.graded += weight
-	case diag.Fail, diag.Error:
-		t.graded += weight
-	}
-}
-
-// score is the weighted pass rate; 1 when nothing was graded.
-func (t tally) score() float64 {
-	if t.graded == 0 {
-		return 1
-	}
-	return t.passed / t.graded
-}
-
-// scores are the running tallies of the run's graded evals: the whole run's and each suite's, and how
-// many evals reached a verdict. A page's evals are counted on the page first (pageState.verdicts), then
-// added to the run's and to each of its suites' once its last eval is graded: keeping every eval's
-// verdict to the end held a kilobyte an eval (4.6 GB for 3.2 million), and adding each eval to each of
-// its page's suites took evals × suites (1,000 suites on 1,000 pages: 53 s).
+// scores are the running tallies of the run's graded evals: the weights of those that passed and of
+// all graded (passed, failed or errored), the whole run's and each suite's, and how many evals reached a
+// verdict. A page's evals are counted on the page first (pageState.verdicts), then added to the run's and
+// to each of its suites' once its last eval is graded: keeping every eval's verdict to the end held a
+// kilobyte an eval (4.6 GB for 3.2 million), and adding each eval to each of its page's suites took
+// evals × suites (1,000 suites on 1,000 pages: 53 s).
 type scores struct {
-	total   tally
-	suites  map[string]*tally
+	total   report.Weights
+	suites  map[string]*report.Weights
 	reached int
 }
 
 // pageVerdicts tallies one page's graded evals.
 type pageVerdicts struct {
-	tally
+	report.Weights
 	reached int
 }
 
-// add counts one eval's verdict.
+// add counts one eval's verdict; a skipped or pending eval weighs nothing.
 func (p *pageVerdicts) add(v diag.Outcome, weight float64) {
-	if v == diag.Pass || v == diag.Fail || v == diag.Error {
-		p.reached++
+	switch v {
+	case diag.Pass:
+		p.Pass += weight
+	case diag.Fail, diag.Error:
+	default:
+		return
 	}
-	p.tally.add(v, weight)
+	p.Total += weight
+	p.reached++
 }
 
 // addPage adds a page's tallies to the run's and to each of its suites'.
 func (s *scores) addPage(p pageVerdicts, suites []string) {
 	s.reached += p.reached
-	s.total.passed += p.passed
-	s.total.graded += p.graded
+	s.total.Add(p.Weights)
 	for _, name := range suites {
 		if s.suites == nil {
-			s.suites = map[string]*tally{}
+			s.suites = map[string]*report.Weights{}
 		}
 		t := s.suites[name]
 		if t == nil {
-			t = &tally{}
+			t = &report.Weights{}
 			s.suites[name] = t
 		}
-		t.passed += p.passed
-		t.graded += p.graded
+		t.Add(p.Weights)
 	}
 }
 
@@ -107,9 +90,9 @@ func (r *run) noVerdictNotice() {
 // whole below its target.
 func (r *run) score() {
 	total, suites, reached := r.scores.total, r.scores.suites, r.scores.reached
-	s := total.score()
+	s := total.Score()
 	r.rep.Summary.Score = &s
-	r.rep.Summary.Weights = report.Weights{Pass: total.passed, Total: total.graded}
+	r.rep.Summary.Weights = total
 	// Evals that were resolved yet all skipped or pending verify nothing, which a run that exits 0
 	// must say (noVerdictNotice, once the run's blocking results are known). Evals whose every
 	// definition is invalid are not among them: their faults fail the run already.
@@ -131,15 +114,15 @@ func (r *run) score() {
 	slices.Sort(names)
 	for _, name := range names {
 		su := cat.Suites[name]
-		t := suites[name]
-		if t == nil {
-			t = &tally{}
+		var w report.Weights
+		if t := suites[name]; t != nil {
+			w = *t
 		}
-		sc := t.score()
+		sc := w.Score()
 		met := sc >= su.TargetPassRate
 		r.rep.Suites = append(r.rep.Suites, report.Suite{
 			Name: name, Score: sc, Target: su.TargetPassRate, Met: met, Partial: !r.whole,
-			Weights: report.Weights{Pass: t.passed, Total: t.graded}, Pos: su.Pos,
+			Weights: w, Pos: su.Pos,
 		})
 		if r.whole && !met {
 			r.rep.Results.Add(suiteBelowTarget(r.cfg.Path, su.Pos, name, sc, su.TargetPassRate))

@@ -124,6 +124,12 @@ type Summary struct {
 // Weights are a score's parts: Pass over Total, 1 when Total is 0.
 type Weights struct{ Pass, Total float64 }
 
+// Add adds o's weights to w's: a page's to its run's and suites', a shard's to the whole's.
+func (w *Weights) Add(o Weights) {
+	w.Pass += o.Pass
+	w.Total += o.Total
+}
+
 // Score is Pass over Total; 1 when nothing was graded.
 func (w Weights) Score() float64 {
 	if w.Total == 0 {
