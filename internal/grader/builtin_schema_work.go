@@ -50,7 +50,8 @@ func builtinSchemaRefs(doc any) int {
 // and else), each subschema applied to each value it reaches. It reports false past limit. A $ref
 // cycle on one value is not followed round: the validator reports it.
 func builtinSchemaWork(sch *jsonschema.Schema, inst any, limit int) (int, bool) {
-	w := &schemaWork{limit: limit, onPath: map[schemaAt]bool{}}
+	w := &schemaWork{limit: limit, onPath: map[schemaAt]bool{}, dynamic: map[string][]*jsonschema.Schema{}}
+	w.anchors(sch, map[*jsonschema.Schema]bool{})
 	w.apply(sch, inst)
 	return w.n, w.n <= limit
 }
@@ -58,6 +59,63 @@ func builtinSchemaWork(sch *jsonschema.Schema, inst any, limit int) (int, bool) 
 type schemaWork struct {
 	n, limit int
 	onPath   map[schemaAt]bool // the subschemas applied to a value on the way to this one, by the same value
+	// dynamic are the subschemas of each $dynamicAnchor name, and recursive those with
+	// $recursiveAnchor: true. A $dynamicRef (a $recursiveRef) goes, when it is validated, to the
+	// outermost of them in the dynamic scope, which no static reading knows: the count takes every one.
+	dynamic   map[string][]*jsonschema.Schema
+	recursive []*jsonschema.Schema
+}
+
+// anchors collects the dynamic anchors of every subschema reachable from s.
+func (w *schemaWork) anchors(s *jsonschema.Schema, seen map[*jsonschema.Schema]bool) {
+	if s == nil || seen[s] {
+		return
+	}
+	seen[s] = true
+	if s.DynamicAnchor != "" {
+		w.dynamic[s.DynamicAnchor] = append(w.dynamic[s.DynamicAnchor], s)
+	}
+	if s.RecursiveAnchor {
+		w.recursive = append(w.recursive, s)
+	}
+	for _, c := range subschemas(s) {
+		w.anchors(c, seen)
+	}
+}
+
+// subschemas are every subschema s names, whatever value each applies to.
+func subschemas(s *jsonschema.Schema) []*jsonschema.Schema {
+	out := []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else, s.PropertyNames,
+		s.UnevaluatedProperties, s.Contains, s.Items2020, s.UnevaluatedItems, s.ContentSchema}
+	if s.DynamicRef != nil {
+		out = append(out, s.DynamicRef.Ref)
+	}
+	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
+		out = append(out, list...)
+	}
+	for _, c := range s.Properties {
+		out = append(out, c)
+	}
+	for _, c := range s.PatternProperties {
+		out = append(out, c)
+	}
+	for _, c := range s.DependentSchemas {
+		out = append(out, c)
+	}
+	for _, d := range s.Dependencies {
+		if c, ok := d.(*jsonschema.Schema); ok {
+			out = append(out, c)
+		}
+	}
+	for _, v := range []any{s.AdditionalProperties, s.Items, s.AdditionalItems} {
+		switch x := v.(type) {
+		case *jsonschema.Schema:
+			out = append(out, x)
+		case []*jsonschema.Schema:
+			out = append(out, x...)
+		}
+	}
+	return out
 }
 
 // schemaAt is a subschema applied to a value; values are told apart by identity where they have it.
@@ -80,8 +138,18 @@ func (w *schemaWork) apply(s *jsonschema.Schema, v any) {
 	for _, c := range []*jsonschema.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else} {
 		w.apply(c, v)
 	}
-	if s.DynamicRef != nil {
-		w.apply(s.DynamicRef.Ref, v)
+	if s.RecursiveRef != nil {
+		for _, c := range w.recursive {
+			w.apply(c, v)
+		}
+	}
+	if d := s.DynamicRef; d != nil {
+		w.apply(d.Ref, v)
+		if d.Anchor != "" {
+			for _, c := range w.dynamic[d.Anchor] {
+				w.apply(c, v)
+			}
+		}
 	}
 	for _, list := range [][]*jsonschema.Schema{s.AllOf, s.AnyOf, s.OneOf} {
 		for _, c := range list {

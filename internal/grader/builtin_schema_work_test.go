@@ -49,4 +49,22 @@ func TestBuiltinSchemaWork(t *testing.T) {
 	if n, ok := builtinSchemaWork(cycle, nest(1), 1_000_000); !ok || n > 10 {
 		t.Errorf("a $ref cycle: %d applications, within %v", n, ok)
 	}
+	// $dynamicRef goes, when validated, to the outermost schema of its anchor: three branches that each
+	// lead back to the root through it triple the work at every level, though the reference as written
+	// names only the leaf.
+	dynamic := compile(t, `{"$dynamicAnchor": "n", "anyOf": [{"$ref": "#/$defs/leaf"}, {"$ref": "#/$defs/leaf"}, {"$ref": "#/$defs/leaf"}],
+		"$defs": {"leaf": {"$id": "leaf", "$dynamicAnchor": "n", "properties": {"a": {"$dynamicRef": "#n"}}, "required": ["zz"]}}}`)
+	deep := func(depth int) any {
+		var v any = map[string]any{}
+		for range depth {
+			v = map[string]any{"a": v}
+		}
+		return v
+	}
+	if _, ok := builtinSchemaWork(dynamic, deep(13), 1_000_000); ok {
+		t.Error("a $dynamicRef back to the root through three branches, 13 levels: within the bound, want refused")
+	}
+	if n, ok := builtinSchemaWork(dynamic, deep(3), 1_000_000); !ok || n < 3*3*3 {
+		t.Errorf("the same, 3 levels: %d applications, within %v; want at least 3^3", n, ok)
+	}
 }
