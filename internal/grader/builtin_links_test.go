@@ -341,6 +341,10 @@ func TestBuiltinLocateLongPath(t *testing.T) {
 	if n > 2 {
 		t.Errorf("%d cache entries for one long path", n)
 	}
+	// A long link that cleans up short is located as any other.
+	if _, st, _ := pages.builtinLocate(root, filepath.Join(root, "docs"), strings.Repeat("x/../", 2000)+"guide.md"); st != builtinPathFile {
+		t.Errorf("a 10 KB link that cleans to guide.md: state %v, want a file", st)
+	}
 	// Just within the bound, a deep path is located folder by folder as any other.
 	deep := strings.Repeat("a/", (4096-len(root)-64)/2) + "guide.md" // Linux's PATH_MAX
 	if _, st, _ := pages.builtinLocate(root, filepath.Join(root, "docs"), deep); st != builtinPathMissing {

@@ -24,10 +24,11 @@ const (
 // path to open; why is Within's refusal for builtinPathOutside, else nil.
 // Results are cached per root and joined path: pages link the same files again and again.
 func (c *PageCache) builtinLocate(root, base, rel string) (abs string, st builtinPathState, why error) {
-	if len(base)+len(rel) > maxPathLen {
-		// No file has a path this long (the system refuses it), and locating its folders one by one, each
-		// cached under its path, took the square of its length: a 200 KB link held 24 GB.
-		return filepath.Join(base, rel), builtinPathMissing, nil
+	if abs := filepath.Join(base, rel); len(abs) > maxPathLen {
+		// No file has a path this long once cleaned (the system refuses it), and locating its folders one
+		// by one, each cached under its own path, took the square of its length: a 200 KB link held 24 GB.
+		// A long link that cleans up short (x/../x/../README.md) is located as any other.
+		return abs, builtinPathMissing, nil
 	}
 	if filepath.IsAbs(rel) || filepath.VolumeName(rel) != "" || strings.HasPrefix(rel, "/") ||
 		strings.HasPrefix(rel, string(filepath.Separator)) {

@@ -30,8 +30,8 @@ import (
 type builtinBuild struct {
 	mu      sync.Mutex
 	ignored map[string]bool
-	git     *builtinIgnoreProc // nil until asked; then nil again when git is missing or failed
-	asked   bool
+	git     *builtinIgnoreProc // nil until asked, and after a failure
+	noGit   bool               // git did not start: it is not asked again
 }
 
 // pageFiles are the page files that would serve the site URL path u (a path the site has no page at):
@@ -89,11 +89,13 @@ func (s *builtinSite) builtPages(ctx context.Context, pages *PageCache, ix *buil
 			}
 		}
 	}
-	if len(ask) > 0 && !b.asked {
-		b.asked = true
-		b.git = startIgnoreProc(s.repo)
-		if b.git != nil {
+	if len(ask) > 0 && b.git == nil && !b.noGit {
+		// Started on the first question, and again after a failure: git stops at a path it refuses (one
+		// beyond a symlink), and the pages after it must not lose their answers.
+		if b.git = startIgnoreProc(s.repo); b.git != nil {
 			pages.onClose(b.git.close)
+		} else {
+			b.noGit = true // no git, or not a repository: no page is generated
 		}
 	}
 	if b.git != nil && ctx.Err() == nil && len(ask) > 0 {
