@@ -30,6 +30,7 @@ const defaultTimeout = 30 * time.Second
 type evalJob struct {
 	ps      *pageState
 	ev      *docmeta.Eval
+	slot    int        // the eval's place among its page's, where its verdict goes (pageState.verdicts)
 	plan    *judgePlan // an ai eval's plan (README "The AI judge")
 	results []diag.Result
 }
@@ -86,6 +87,25 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		defer mu.Unlock()
 		r.rep.Results.Add(rs...)
 	}
+	// Scores are sums of floats, whose rounding depends on their order: each page sums its evals in their
+	// order, and pages reach the run's scores in path order (a page waits in finished for those before
+	// it), so that the scores, and a suite just at its target, do not depend on --jobs or on timing.
+	finished := make([]*pageState, len(rels))
+	scored := 0
+	finish := func(i int, ps *pageState) { // with mu held
+		finished[i] = ps
+		for ; scored < len(finished) && finished[scored] != nil; scored++ {
+			done := finished[scored]
+			var pv pageVerdicts
+			for _, v := range done.verdicts {
+				pv.add(v.outcome, v.weight)
+			}
+			if pv.reached > 0 || pv.Total > 0 {
+				r.scores.addPage(pv, done.page.Suites)
+			}
+			done.verdicts, finished[scored] = nil, nil
+		}
+	}
 	grade := func(j *evalJob) {
 		if j.results == nil {
 			j.results = r.gradeSafely(ctx, j)
@@ -93,10 +113,10 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		ps := j.ps
 		mu.Lock()
 		r.rep.Results.Add(j.results...)
-		ps.verdicts.add(verdict(j.results), j.ev.Weight)
+		ps.verdicts[j.slot] = evalVerdict{verdict(j.results), j.ev.Weight}
 		last := ps.pending.Add(-1) == 0
 		if last {
-			r.scores.addPage(ps.verdicts, ps.page.Suites)
+			finish(ps.index, ps)
 		}
 		mu.Unlock()
 		// Nothing of a graded eval is kept: an ai eval's plan holds its target and prompt (500 of them on
@@ -126,8 +146,14 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		<-ahead
 		ps := pages[i]
 		pages[i] = nil // the page is its evals' from now on, and goes once they are graded
+		ps.index = i
 		mu.Lock()
 		r.addPage(ps)
+		if ps.page == nil || ps.page.Skip || len(ps.jobs) == 0 {
+			finish(i, ps) // nothing to grade: it weighs nothing, and the pages after it need not wait
+		} else {
+			ps.verdicts = make([]evalVerdict, len(ps.jobs))
+		}
 		mu.Unlock()
 		if ps.page == nil || len(ps.jobs) == 0 {
 			ps.release() // nothing to grade: its bytes are let go now, not by a grader
@@ -229,7 +255,7 @@ func (r *run) planPage(ps *pageState) {
 		return
 	}
 	for _, ev := range ps.page.Evals {
-		j := &evalJob{ps: ps, ev: ev}
+		j := &evalJob{ps: ps, ev: ev, slot: len(ps.jobs)}
 		if j.ai() {
 			j.plan = r.planSafely(j)
 		}

@@ -159,3 +159,37 @@ func TestGradedEvalsLetGo(t *testing.T) {
 		t.Errorf("%d MB live when the last of %d evals was graded", live>>20, pages*evals)
 	}
 }
+
+// TestScoresIgnoreTiming: scores are float sums, whose rounding depends on their order. A page's evals are
+// summed in their order and pages in path order, so a suite just at its target is met or not whatever
+// --jobs is and whichever eval finishes first (here the first, a slow command, finishes last).
+func TestScoresIgnoreTiming(t *testing.T) {
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": "version: 1\nsuites:\n  s:\n    pages: ['docs/*.md']\n    target-pass-rate: 0.5\n    evals:\n" +
+			"      - {id: slow, grader: command, command: [sh, -c, 'sleep 0.3; exit 1'], weight: 0.1, severity: warning}\n" +
+			"      - {id: heading, grader: tool:headings, options: {required: [Missing]}, weight: 0.2, severity: warning}\n" +
+			"      - {id: fences, grader: tool:code-fences, weight: 0.3}\n",
+		"docs/a.md": "# A\n",
+		"docs/b.md": "# B\n",
+	})
+	// Summed at run time as the engine sums, not folded exactly as constants are: each page's evals in
+	// their order, then the pages, a and b.
+	var page, want report.Weights
+	for i, w := range []float64{0.1, 0.2, 0.3} {
+		page.Total += w
+		if i == 2 {
+			page.Pass += w
+		}
+	}
+	want.Add(page)
+	want.Add(page)
+	for _, jobs := range []int{1, 4, 4} {
+		rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: jobs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := rep.Suites; len(s) != 1 || s[0].Weights != want || s[0].Met != (want.Score() >= 0.5) {
+			t.Errorf("--jobs %d: suites %+v, want weights %+v", jobs, rep.Suites, want)
+		}
+	}
+}

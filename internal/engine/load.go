@@ -37,10 +37,11 @@ type pageState struct {
 	results []diag.Result
 	jobs    []*evalJob // the page's evals to grade, until they are handed to their pools
 
-	judged   judgedDoc    // the prompt document of the target its ai evals judged last
-	pending  atomic.Int32 // evals of the page not graded yet
-	verdicts pageVerdicts // the page's graded evals, added to the run's scores once the last is graded
-	held     func()       // lets go of the bytes of the page that gradePages holds (byteBudget); nil: none
+	judged   judgedDoc     // the prompt document of the target its ai evals judged last
+	pending  atomic.Int32  // evals of the page not graded yet
+	verdicts []evalVerdict // the page's evals' verdicts, in their order, summed once the last is graded
+	index    int           // the page's place in its chunk, in path order
+	held     func()        // lets go of the bytes of the page that gradePages holds (byteBudget); nil: none
 	tmpMu    sync.Mutex
 	tmp      map[string]string // target kind (or "options\x00" + JSON) -> a file holding its bytes
 }

@@ -31,14 +31,20 @@ func verdict(results []diag.Result) diag.Outcome {
 
 // scores are the running tallies of the run's graded evals: the weights of those that passed and of
 // all graded (passed, failed or errored), the whole run's and each suite's, and how many evals reached a
-// verdict. A page's evals are counted on the page first (pageState.verdicts), then added to the run's and
-// to each of its suites' once its last eval is graded: keeping every eval's verdict to the end held a
+// verdict. A page's evals are summed on the page first (pageState.verdicts), then added to the run's and
+// to each of its suites', pages in path order (gradePages): keeping every eval's verdict to the end held a
 // kilobyte an eval (4.6 GB for 3.2 million), and adding each eval to each of its page's suites took
 // evals × suites (1,000 suites on 1,000 pages: 53 s).
 type scores struct {
 	total   report.Weights
 	suites  map[string]*report.Weights
 	reached int
+}
+
+// evalVerdict is what the scores need of one graded eval.
+type evalVerdict struct {
+	outcome diag.Outcome
+	weight  float64
 }
 
 // pageVerdicts tallies one page's graded evals.
