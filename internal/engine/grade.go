@@ -208,7 +208,6 @@ type byteBudget struct {
 	freed *sync.Cond
 	used  int64
 	limit int64
-	peak  int64 // the most held at once, for tests
 }
 
 func newByteBudget(limit int64) *byteBudget {
@@ -222,21 +221,24 @@ func (b *byteBudget) wait() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for b.used >= b.limit {
-		if aheadFull != nil {
-			aheadFull(b.used)
+		if aheadHeld != nil {
+			aheadHeld(b.used, true)
 		}
 		b.freed.Wait()
 	}
 }
 
-// aheadFull, when set (tests), hears each time reading waits for the bytes held to go down.
-var aheadFull func(used int64)
+// aheadHeld, when set (tests), hears the bytes held each time a page takes some (waiting false) and each
+// time reading waits for them to go down (waiting true).
+var aheadHeld func(used int64, waiting bool)
 
 // take holds n bytes and returns the func that lets them go, once.
 func (b *byteBudget) take(n int64) func() {
 	b.mu.Lock()
 	b.used += n
-	b.peak = max(b.peak, b.used)
+	if aheadHeld != nil {
+		aheadHeld(b.used, false)
+	}
 	b.mu.Unlock()
 	var once sync.Once
 	return func() {

@@ -366,7 +366,7 @@ func TestJudgePlansReleased(t *testing.T) {
 
 // TestReadAheadBytesBounded: while a judge is slow, the pages read ahead of it are bounded in bytes, not
 // only in number: 64 pages of 8 MiB held 512 MiB. The judge answers once reading has had to wait for
-// graded pages to let go of theirs; until then, what reading holds stays within the bound and a page a
+// graded pages to let go of theirs; all along, what reading holds stays within the bound and a page a
 // reader.
 func TestReadAheadBytesBounded(t *testing.T) {
 	const pages, size = 40, 200 << 10 // under max-target-bytes
@@ -375,11 +375,16 @@ func TestReadAheadBytesBounded(t *testing.T) {
 	full := make(chan struct{})
 	var once sync.Once
 	var peak atomic.Int64
-	aheadFull = func(used int64) {
+	var mu sync.Mutex // the hook is called under the budget's lock; peak is read after the run
+	aheadHeld = func(used int64, waiting bool) {
+		mu.Lock()
+		defer mu.Unlock()
 		peak.Store(max(peak.Load(), used))
-		once.Do(func() { close(full) })
+		if waiting {
+			once.Do(func() { close(full) })
+		}
 	}
-	defer func() { aheadBytes, aheadFull = old, nil }()
+	defer func() { aheadBytes, aheadHeld = old, nil }()
 	srv := &replies{steps: []func(http.ResponseWriter){func(w http.ResponseWriter) {
 		select {
 		case <-full:
