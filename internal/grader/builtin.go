@@ -98,8 +98,8 @@ type PageCache struct {
 	closers []func() // what Close ends: the git processes kept for the run
 }
 
-// Close ends what the cache keeps running for its run (a site's `git check-ignore`). The cache may be
-// used again afterwards: what it needs is started again.
+// Close ends what the cache keeps running for its run (a site's `git check-ignore`), once the run is
+// over.
 func (c *PageCache) Close() {
 	c.closeMu.Lock()
 	closers := c.closers
