@@ -105,10 +105,12 @@ func tomlProblem(err error, text []byte, firstLine int) diag.Problem {
 	if bytes.HasPrefix(text, utf8BOM) {
 		off += len(utf8BOM)
 	}
-	// A control character: the decoder points at the character before it.
+	// A control character: the decoder points at the character before it (before the text, -1, for
+	// one at its start). A line feed is never the one.
 	if strings.Contains(pe.Message, "control characters") {
-		if j := bytes.IndexFunc(text[min(off, len(text)):], func(r rune) bool { return r != '\t' && unicode.IsControl(r) }); j >= 0 {
-			off += j
+		from := max(0, min(off, len(text)))
+		if j := bytes.IndexFunc(text[from:], func(r rune) bool { return r != '\t' && r != '\n' && unicode.IsControl(r) }); j >= 0 {
+			off = from + j
 		}
 	}
 	// The decoder may point inside a multi-byte character; the text is

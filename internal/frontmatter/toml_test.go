@@ -197,6 +197,8 @@ func TestTOMLProblems(t *testing.T) {
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 21}, Code: "duplicate_key", Message: `"d" is added to an inline table outside its braces, which TOML does not allow`}},
 		{"a control character", "+++\na = \"x\x00\"\n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 2, Col: 7}, Code: "syntax_error", Message: "TOML files cannot contain control characters: '0x00'"}},
+		{"a control character first", "+++\n\x13\n+++\n",
+			diag.Problem{Pos: diag.Pos{Line: 2, Col: 1}, Code: "syntax_error", Message: "TOML files cannot contain control characters: '0x13'"}},
 		{"missing value", "+++\na = 1\nb = \n+++\n",
 			diag.Problem{Pos: diag.Pos{Line: 3, Col: 5}, Code: "syntax_error", Message: `expected value but found '\n' instead`}},
 		{"junk after value", "+++\nk = \"é\" x\n+++\n",
