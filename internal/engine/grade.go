@@ -53,9 +53,8 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	// it is given to a reader, in path order, so the page the hand-on waits for always has one. The bytes
 	// of the pages read and not yet graded are bounded too (held): a page is given to a reader only while
 	// they are under aheadBytes (so by a page a reader at most over it), and they go down as pages are
-	// graded. The page the hand-on waits for is
-	// given out first, so the bytes that hold it back are those of pages handed on, which their graders
-	// let go.
+	// graded. The page the hand-on waits for is given out first, so the bytes that hold it back are
+	// those of pages handed on, which their graders let go.
 	ahead, next := make(chan struct{}, pagesAhead), make(chan int)
 	held := newByteBudget(aheadBytes)
 	var loading sync.WaitGroup
@@ -100,7 +99,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 			for _, v := range done.verdicts {
 				pv.add(v.outcome, v.weight)
 			}
-			if pv.reached > 0 || pv.Total > 0 {
+			if pv.reached > 0 { // only an eval that reached a verdict weighs anything
 				r.scores.addPage(pv, done.page.Suites)
 			}
 			done.verdicts, finished[scored] = nil, nil
@@ -147,16 +146,17 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 		ps := pages[i]
 		pages[i] = nil // the page is its evals' from now on, and goes once they are graded
 		ps.index = i
+		idle := len(ps.jobs) == 0 // no frontmatter evals, eval-skip, or unread: nothing to grade
 		mu.Lock()
 		r.addPage(ps)
-		if ps.page == nil || ps.page.Skip || len(ps.jobs) == 0 {
-			finish(i, ps) // nothing to grade: it weighs nothing, and the pages after it need not wait
+		if idle {
+			finish(i, ps) // it weighs nothing, and the pages after it need not wait
 		} else {
 			ps.verdicts = make([]evalVerdict, len(ps.jobs))
 		}
 		mu.Unlock()
-		if ps.page == nil || len(ps.jobs) == 0 {
-			ps.release() // nothing to grade: its bytes are let go now, not by a grader
+		if idle {
+			ps.release() // its bytes are let go now, not by a grader
 		}
 		if ps.page == nil {
 			continue

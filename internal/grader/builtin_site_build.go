@@ -115,7 +115,7 @@ func (s *builtinSite) builtPages(ctx context.Context, pages *PageCache, ix *buil
 	return out
 }
 
-// builtinIgnoreProc is a `git check-ignore --stdin` answering one path at a time.
+// builtinIgnoreProc is a `git check-ignore --stdin` that answers each path as it reads it.
 type builtinIgnoreProc struct {
 	cmd  *exec.Cmd
 	in   io.WriteCloser
