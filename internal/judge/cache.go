@@ -220,8 +220,10 @@ func (c *Cache) Put(key string, e Entry) {
 	if !ok || os.MkdirAll(filepath.Dir(p), 0o755) != nil {
 		return
 	}
-	// judge/ stays inside Root and p's folder is no symlink (path): WriteFile need not check them.
-	_ = repofs.WriteFile("", p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
+	// Written as a path inside judge/, which stays inside Root: into a temporary file renamed over p, so
+	// that a symlink or a FIFO a pull request put at p is replaced, never written through or waited on.
+	base, _ := c.judgeDir()
+	_ = repofs.WriteFile(base, p, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err })
 }
 
 // Prune deletes every entry whose key keep does not hold, and the folders it empties; it returns how
