@@ -229,6 +229,9 @@ type judgePlan struct {
 	prompt judge.Prompt
 	runs   []planRun
 	short  bool // the budget did not cover every missing run
+	// secrets are what the judge's text is masked with: the judges' keys; for a command judge, whose
+	// output is a command's, the value of every removed variable as well (README "Security model").
+	secrets []string
 }
 
 // planRun is one run of a plan.
@@ -276,7 +279,10 @@ func (r *run) prepare(ps *pageState, ev *docmeta.Eval) *judgePlan {
 		return done(diag.Error, "judge_input_too_large", fmt.Sprintf("the target is %d bytes; ai.max-target-bytes is %d, and evalgate never truncates what the judge reads",
 			len(t.bytes), j.ai.MaxTargetBytes))
 	}
-	p := &judgePlan{prov: prov, name: name, model: prov.cfg.Model}
+	p := &judgePlan{prov: prov, name: name, model: prov.cfg.Model, secrets: j.keys}
+	if prov.cfg.Kind == "command" {
+		p.secrets = r.redact // the keys are among them
+	}
 	if ev.Model != "" {
 		p.model = ev.Model
 	}
@@ -446,7 +452,7 @@ func (r *run) gradeAI(ctx context.Context, base diag.Result, ps *pageState, ev *
 			res = rev
 		}
 	}
-	return append([]diag.Result{r.mask(res)}, p.notes...)
+	return append([]diag.Result{maskResult(res, p.secrets)}, p.notes...)
 }
 
 // askRun asks run i of a plan, holding one of the judge's slots, and caches a valid verdict. The
@@ -465,12 +471,12 @@ func (r *run) askRun(ctx context.Context, p *judgePlan, i int) judge.Run {
 		return judge.Run{Err: err}
 	}
 	e := &p.runs[i].entry
-	e.Model, e.Tokens = r.maskText(reply.Model), reply.Tokens // the server's word, which may echo anything
-	v, err := judge.Parse(reply.Text, p.in.Target, reply.Fenced)
+	e.Model, e.Tokens = p.mask(reply.Model), reply.Tokens // the server's word, which may echo anything
+	v, err := judge.Parse(reply.Text, p.in.Target, reply.Fenced, p.mask)
 	if err != nil {
 		return judge.Run{Err: err}
 	}
-	e.Verdict = r.keptVerdict(v)
+	e.Verdict = p.keptVerdict(v)
 	j.cache.Put(p.runs[i].key, *e)
 	return judge.Run{Verdict: &e.Verdict}
 }
@@ -484,18 +490,19 @@ const (
 
 // keptVerdict is what a run's verdict keeps, in the cache as in evidence: its reasoning and quotes
 // within evidence's bounds (a 3 MB reasoning made an entry past what the cache reads back, so it was
-// asked again every run), with every key masked. A key the reply held escaped (\u0073\u006b...) is
-// clear once decoded: the entry, which a later run without the key replays, had it in clear.
-func (r *run) keptVerdict(v judge.Verdict) judge.Verdict {
+// asked again every run), with every secret masked. A key the reply held escaped (\u0073\u006b...) is
+// clear once decoded: the entry, which a later run without the key replays, had it in clear. Masked
+// before the clip, so that no clip cuts a secret short of its mask.
+func (p *judgePlan) keptVerdict(v judge.Verdict) judge.Verdict {
 	quotes := make([]string, min(len(v.Quotes), maxQuotes))
 	for i := range quotes {
-		quotes[i] = r.maskText(diag.ClipRunes(v.Quotes[i], maxQuote))
+		quotes[i] = diag.ClipRunes(p.mask(v.Quotes[i]), maxQuote)
 	}
-	return judge.Verdict{Quotes: quotes, Reasoning: r.maskText(diag.ClipRunes(v.Reasoning, maxReasoning)), Verdict: v.Verdict}
+	return judge.Verdict{Quotes: quotes, Reasoning: diag.ClipRunes(p.mask(v.Reasoning), maxReasoning), Verdict: v.Verdict}
 }
 
-// maskText is s with every judge key in it written ***.
-func (r *run) maskText(s string) string { return maskValue(s, r.judge.keys).(string) }
+// mask is s with every one of the plan's secrets in it written ***.
+func (p *judgePlan) mask(s string) string { return maskString(s, p.secrets) }
 
 // judgeResult is the eval's result from its runs: the consensus, or judge_budget when runs are
 // missing for want of calls, with the evidence of every run.
@@ -531,7 +538,7 @@ func (r *run) judgeResult(base diag.Result, p *judgePlan, runs []judge.Run) diag
 			}
 			d["verdict"], d["reasoning"], d["quotes"] = verdictValue(run.Verdict.Verdict), diag.ClipRunes(run.Verdict.Reasoning, maxReasoning), quotes
 		case run.Err != nil:
-			d["error"] = diag.ClipRunes(run.Err.Error(), maxReasoning)
+			d["error"] = diag.ClipRunes(p.mask(run.Err.Error()), maxReasoning)
 		default:
 			d["error"] = "not asked: the budget of judge calls is spent"
 		}
@@ -573,22 +580,31 @@ func toAny(ss []string) []any {
 	return out
 }
 
-// mask replaces every key's value in the result's message and evidence with *** (README "The AI
+// maskResult replaces every secret in the result's message and evidence with *** (README "The AI
 // judge": a key never reaches a report).
-func (r *run) mask(res diag.Result) diag.Result {
-	res.Message = r.maskText(res.Message)
-	if len(r.judge.keys) > 0 && holdsKey(res.Evidence, r.judge.keys) {
-		res.Evidence = maskValue(res.Evidence, r.judge.keys).(map[string]any)
+func maskResult(res diag.Result, secrets []string) diag.Result {
+	res.Message = maskString(res.Message, secrets)
+	if len(secrets) > 0 && holdsKey(res.Evidence, secrets) {
+		res.Evidence = maskValue(res.Evidence, secrets).(map[string]any)
 	}
 	return res
 }
 
-// holdsKey says some string of v holds a key: only then is the evidence copied to be masked.
+// maskString is s with every secret of 4 characters or more in it written ***, as a command's output is.
+func maskString(s string, secrets []string) string {
+	if !holdsKey(s, secrets) {
+		return s
+	}
+	return string(grader.Redact([]byte(s), secrets))
+}
+
+// holdsKey says some string of v holds a secret that is masked: only then is the evidence copied to be
+// masked.
 func holdsKey(v any, keys []string) bool {
 	switch x := v.(type) {
 	case string:
 		for _, k := range keys {
-			if strings.Contains(x, k) {
+			if len(k) >= envpolicy.MinMasked && strings.Contains(x, k) {
 				return true
 			}
 		}
@@ -611,10 +627,7 @@ func holdsKey(v any, keys []string) bool {
 func maskValue(v any, keys []string) any {
 	switch x := v.(type) {
 	case string:
-		for _, k := range keys {
-			x = strings.ReplaceAll(x, k, "***")
-		}
-		return x
+		return maskString(x, keys)
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {

@@ -410,3 +410,61 @@ func TestReadAheadBytesBounded(t *testing.T) {
 		t.Errorf("reading held %d KiB ahead of a stalled judge; the bound is %d KiB and a page a reader", p>>10, aheadBytes>>10)
 	}
 }
+
+// TestJudgeSecretsMasked: no secret reaches a report or the cache, whichever way a judge hands it back.
+// The key's variable has a name no credential pattern knows (OPENAI_SK): it is still kept from every
+// command. A reasoning that ends in the key across the 1,000-character cut, and a refusal across the
+// 80-character cut, are masked before they are cut. A command judge's verdict is its output, masked as
+// a command's is: every removed variable's value.
+func TestJudgeSecretsMasked(t *testing.T) {
+	const key, removed = "sk-SECRETKEY123456", "hunter2-VALUE-xyz"
+	srv := &replies{steps: []func(http.ResponseWriter){
+		answer(`{"quotes": [], "reasoning": "`+strings.Repeat("x", 1001-len(key))+key+`", "verdict": "fail"}`, "stop"),
+		func(w http.ResponseWriter) {
+			fmt.Fprintf(w, `{"model": "m", "choices": [{"finish_reason": "stop", "message": {"content": null, "refusal": %q}}]}`,
+				strings.Repeat("r", 70)+key)
+		},
+	}}
+	ts := httptest.NewServer(srv)
+	defer ts.Close()
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": fmt.Sprintf("version: 1\nai:\n  judge: main\n  retries: 0\n  providers:\n"+
+			"    main: {kind: openai, base-url: %q, api-key-env: OPENAI_SK, model: m}\n"+
+			"    cli: {kind: command, command: [./judge.sh]}\n", ts.URL),
+		"judge.sh": "#!/bin/sh\nprintf '%s' '{\"quotes\": [], \"reasoning\": \"found " + removed + "\", \"verdict\": \"fail\"}'\n",
+		"env.sh":   "#!/bin/sh\nenv\nexit 1\n", // fails, so that its output is the result's evidence
+		"docs/a.md": "---\nevals:\n  - id: env\n    grader: command\n    command: [../env.sh]\n" +
+			"  - id: long\n    assertion: The page says hello.\n  - id: refused\n    assertion: The page says goodbye.\n" +
+			"  - id: cli\n    provider: cli\n    assertion: The page says hi.\n---\nhello\n",
+	})
+	for _, script := range []string{"judge.sh", "env.sh"} {
+		if err := os.Chmod(filepath.Join(dir, script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + os.Getenv("PATH"), "OPENAI_SK=" + key, "MY_SECRET=" + removed}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Env: env, Jobs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rep.Results.Slice() {
+		b, _ := json.Marshal(r)
+		seen[r.Check] = true
+		if strings.Contains(string(b), key[:8]) || strings.Contains(string(b), removed) {
+			t.Errorf("a secret in the result %s", b)
+		}
+		if r.Check == "env" && (!strings.Contains(string(b), "PATH=") || strings.Contains(string(b), "OPENAI_SK")) {
+			t.Errorf("the key's variable reached a command: %s", b)
+		}
+	}
+	if !seen["env"] || !seen["long"] || !seen["refused"] || !seen["cli"] {
+		t.Fatalf("results of %v, want env, long, refused and cli", seen)
+	}
+	filepath.WalkDir(filepath.Join(dir, ".evalgate"), func(p string, d fs.DirEntry, err error) error {
+		if b, _ := os.ReadFile(p); err == nil && !d.IsDir() && (strings.Contains(string(b), key[:8]) || strings.Contains(string(b), removed)) {
+			t.Errorf("%s holds a secret", p)
+		}
+		return err
+	})
+}

@@ -405,7 +405,13 @@ func (r *run) setupCommands() {
 		prEvent := strings.HasPrefix(strings.ToLower(name), "pull_request")
 		r.policy.ForkPR = ev.Fork() || (err != nil && path != "") || (prEvent && ev.PullRequest == nil)
 	}
-	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv)
+	var keys []string
+	for _, pr := range r.cfg.AI.Providers {
+		if pr.APIKeyEnv != "" {
+			keys = append(keys, pr.APIKeyEnv)
+		}
+	}
+	r.env, r.redact = grader.ScrubEnv(r.opts.Env, r.cfg.Commands.PassEnv, keys)
 }
 
 // getenv is the run's environment variable k (the last of its name wins, as in a process).

@@ -454,7 +454,7 @@ func TestRunCommandEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, _ := ScrubEnv(env, tt.passEnv)
+			kept, _ := ScrubEnv(env, tt.passEnv, nil)
 			c := graderHelper(t, "env")
 			c.Env = kept
 			r := graderRun(t, context.Background(), c)

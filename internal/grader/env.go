@@ -21,7 +21,9 @@ import (
 // order; of the GIT_CONFIG unit the values of GIT_CONFIG_VALUE_n and GIT_CONFIG_PARAMETERS are listed,
 // GIT_CONFIG_PARAMETERS also value by value, and of the names in GIT_CONFIG_KEY_n and PARAMETERS only the
 // user information of a URL in them (url.https://user:token@host/.insteadOf carries a credential).
-func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) {
+// Removed too, whatever their names, unless passEnv names them: keys, the variables that hold a judge's key
+// (api-key-env), which a config may name as it likes (OPENAI_SK).
+func ScrubEnv(env, passEnv, keys []string) (kept []string, removed []string) {
 	unitPassed := slices.ContainsFunc(passEnv, envpolicy.GitConfigUnit)
 	kept = make([]string, 0, len(env))
 	add := func(v string) {
@@ -36,7 +38,8 @@ func ScrubEnv(env []string, passEnv []string) (kept []string, removed []string) 
 		if unit {
 			drop = !unitPassed
 		} else {
-			drop = envpolicy.NeverPassed(name) || (envpolicy.Credential(name) && !slices.Contains(passEnv, name))
+			secret := envpolicy.Credential(name) || slices.Contains(keys, name)
+			drop = envpolicy.NeverPassed(name) || (secret && !slices.Contains(passEnv, name))
 		}
 		if !drop {
 			kept = append(kept, kv)

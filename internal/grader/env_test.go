@@ -11,10 +11,11 @@ import (
 	"time"
 )
 
-// scrubCase is ScrubEnv of a test's environment with passEnv.
+// scrubCase is ScrubEnv of a test's environment with passEnv and keys.
 type scrubCase struct {
 	name        string
 	passEnv     []string
+	keys        []string
 	wantKept    []string
 	wantRemoved []string
 }
@@ -23,7 +24,7 @@ func runScrubCases(t *testing.T, env []string, tests []scrubCase) {
 	t.Helper()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept, removed := ScrubEnv(env, tt.passEnv)
+			kept, removed := ScrubEnv(env, tt.passEnv, tt.keys)
 			if !slices.Equal(kept, tt.wantKept) {
 				t.Errorf("kept:\n got %q\nwant %q", kept, tt.wantKept)
 			}
@@ -76,7 +77,14 @@ func TestScrubEnv(t *testing.T) {
 		},
 	}
 	runScrubCases(t, env, tests)
-	if kept, removed := ScrubEnv(nil, nil); kept == nil || len(kept) != 0 || removed != nil {
+	// A judge's key variable is removed whatever its name says; pass-env re-admits it as it does a credential.
+	judgeEnv := []string{"PATH=/usr/bin", "OPENAI_SK=sk-value-1", "MODEL=m"}
+	runScrubCases(t, judgeEnv, []scrubCase{
+		{name: "api-key-env", keys: []string{"OPENAI_SK"}, wantKept: []string{"PATH=/usr/bin", "MODEL=m"}, wantRemoved: []string{"sk-value-1"}},
+		{name: "api-key-env in pass-env", keys: []string{"OPENAI_SK"}, passEnv: []string{"OPENAI_SK"}, wantKept: judgeEnv},
+		{name: "no key named", wantKept: judgeEnv},
+	})
+	if kept, removed := ScrubEnv(nil, nil, nil); kept == nil || len(kept) != 0 || removed != nil {
 		t.Errorf("ScrubEnv(nil) = %#v, %#v; want an empty non-nil kept (an empty environment) and nil removed", kept, removed)
 	}
 }
@@ -296,7 +304,7 @@ func TestScrubEnvGitConfigChild(t *testing.T) {
 		"GIT_CONFIG_PARAMETERS='url." + paramSecret + ".insteadof'='https://example.invalid/'",
 	}
 	gitConfig := func(t *testing.T, passEnv []string, key string) (CommandResult, []string) {
-		kept, removed := ScrubEnv(env, passEnv)
+		kept, removed := ScrubEnv(env, passEnv, nil)
 		r := graderRun(t, context.Background(), Command{
 			Argv: []string{gitPath, "config", "--get", key}, Dir: t.TempDir(), Env: kept, Timeout: time.Minute,
 		})

@@ -43,7 +43,7 @@ func TestAnthropic(t *testing.T) {
 		got := ""
 		if err != nil {
 			got = err.Error()
-		} else if v, perr := Parse(reply.Text, []byte("Run the installer."), false); perr != nil {
+		} else if v, perr := Parse(reply.Text, []byte("Run the installer."), false, nil); perr != nil {
 			got = perr.Error()
 		} else {
 			got = v.Verdict

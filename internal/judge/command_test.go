@@ -25,7 +25,7 @@ func TestCommandJudge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := Parse(reply.Text, in.Target, false); err != nil || !v.Passed() {
+	if v, err := Parse(reply.Text, in.Target, false, nil); err != nil || !v.Passed() {
 		t.Errorf("verdict %+v, %v", v, err)
 	}
 	ev, _ := got["eval"].(map[string]any)

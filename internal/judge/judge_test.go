@@ -42,7 +42,7 @@ func TestParse(t *testing.T) {
 		{"a key twice", `{"quotes": [], "reasoning": "r", "verdict": "fail", "verdict": "pass"}`, false, `duplicate key "verdict"`},
 	}
 	for _, tt := range tests {
-		v, err := Parse([]byte(tt.reply), []byte(target), tt.fenced)
+		v, err := Parse([]byte(tt.reply), []byte(target), tt.fenced, nil)
 		got := v.Verdict
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
@@ -125,7 +125,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("```json\n{\"quotes\": [], \"reasoning\": \"\", \"verdict\": \"fail\"}\n```"), []byte("x"), true)
 	f.Add([]byte(`{"quotes": ["\u00a0"], "reasoning": "r", "verdict": "partial"}{`), []byte(""), false)
 	f.Fuzz(func(t *testing.T, reply, tgt []byte, fenced bool) {
-		v, err := Parse(reply, tgt, fenced)
+		v, err := Parse(reply, tgt, fenced, nil)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v is not ErrInvalid", err)
@@ -151,8 +151,26 @@ func TestModelTextBounded(t *testing.T) {
 	if n := utf8.RuneCountInString(o.Message); o.Code != "judge_fail" || n != MaxMessage+1 || !strings.HasSuffix(o.Message, "…") {
 		t.Errorf("judge_fail message of %d code points, want %d and an ellipsis", n, MaxMessage)
 	}
-	_, err := Parse([]byte(`{"quotes": [], "reasoning": "r", "verdict": "`+long+`"}`), []byte("x"), false)
+	_, err := Parse([]byte(`{"quotes": [], "reasoning": "r", "verdict": "`+long+`"}`), []byte("x"), false, nil)
 	if err == nil || len(err.Error()) > 400 {
 		t.Errorf("the error of a long verdict is %d bytes", len(fmt.Sprint(err)))
+	}
+}
+
+// TestParseMasksBeforeTheCut: what an error quotes of the reply is masked, then cut to 80 code points: a
+// secret across the cut was left with all but its last characters in clear.
+func TestParseMasksBeforeTheCut(t *testing.T) {
+	const secret = "sk-SECRETKEY123456"
+	mask := func(s string) string { return strings.ReplaceAll(s, secret, "***") }
+	pad := strings.Repeat("x", 70)
+	for _, reply := range []string{
+		`{"quotes": [], "reasoning": "r", "verdict": "` + pad + secret + `"}`,
+		`{"quotes": ["` + pad + secret + `"], "reasoning": "r", "verdict": "pass"}`,
+		`{"quotes": [], "reasoning": "r", "verdict": "pass", "` + pad + secret + `": 1}`,
+	} {
+		_, err := Parse([]byte(reply), []byte("target"), false, mask)
+		if err == nil || strings.Contains(err.Error(), secret[:8]) || !strings.Contains(err.Error(), "***") {
+			t.Errorf("%.40s...: error %v", reply, err)
+		}
 	}
 }

@@ -287,7 +287,7 @@ func (o *OpenAI) read(body []byte, fenced bool) (Reply, error) {
 	c := r.Choices[0]
 	switch {
 	case c.Message.Refusal != nil && *c.Message.Refusal != "":
-		return Reply{}, fmt.Errorf("%w: %s", ErrRefused, clip(*c.Message.Refusal))
+		return Reply{}, fmt.Errorf("%w: %s", ErrRefused, clip(maskText(*c.Message.Refusal, o.Key)))
 	case c.FinishReason == "content_filter":
 		return Reply{}, fmt.Errorf("%w: the content filter stopped the reply", ErrRefused)
 	case c.FinishReason == "length":

@@ -102,7 +102,7 @@ func TestOpenAI(t *testing.T) {
 		ts.Close() // waits for a handler still running past the timeout
 		got := ""
 		if err == nil {
-			v, perr := Parse(reply.Text, []byte("Run the installer."), reply.Fenced)
+			v, perr := Parse(reply.Text, []byte("Run the installer."), reply.Fenced, nil)
 			got = v.Verdict
 			if perr != nil {
 				got = perr.Error()
@@ -214,7 +214,7 @@ func TestOpenAIEchoesNoKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, err := Parse(reply.Text, []byte("Run the installer."), reply.Fenced); err != nil || !v.Passed() {
+	if v, err := Parse(reply.Text, []byte("Run the installer."), reply.Fenced, nil); err != nil || !v.Passed() {
 		t.Errorf("a key of 'pass': %v, %v", v, err)
 	}
 }

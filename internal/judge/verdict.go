@@ -42,8 +42,15 @@ var ErrInvalid = errors.New("invalid verdict")
 // (white space around it allowed); fenced, when the server refused strict output and the schema was in
 // the prompt, also accepts that object inside one ```json fence. Every non-empty quote must occur in the
 // target after folding white space: a verdict cannot stand on invented evidence. Any other reply is an
-// error wrapping ErrInvalid that says why.
-func Parse(reply, target []byte, fenced bool) (Verdict, error) {
+// error wrapping ErrInvalid that says why; what it quotes of the reply goes through mask (nil: as it is)
+// before it is cut, so that no cut leaves part of a secret unmasked.
+func Parse(reply, target []byte, fenced bool, mask func(string) string) (Verdict, error) {
+	quote := func(s string) string { // masked, then cut
+		if mask != nil {
+			s = mask(s)
+		}
+		return clip(s)
+	}
 	body := bytes.TrimSpace(reply)
 	if fenced {
 		body = unfence(body)
@@ -87,19 +94,19 @@ func Parse(reply, target []byte, fenced bool) (Verdict, error) {
 				v.Verdict, has[2] = n.Text, true
 			}
 		default:
-			return Verdict{}, fmt.Errorf("%w: unknown field %q", ErrInvalid, clip(e.Key))
+			return Verdict{}, fmt.Errorf("%w: unknown field %q", ErrInvalid, quote(e.Key))
 		}
 	}
 	switch {
 	case has != [3]bool{true, true, true}:
 		return Verdict{}, fmt.Errorf("%w: the verdict needs quotes, reasoning and verdict", ErrInvalid)
 	case v.Verdict != Pass && v.Verdict != Fail && v.Verdict != Partial:
-		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, clip(v.Verdict))
+		return Verdict{}, fmt.Errorf("%w: verdict must be pass, fail or partial, got %q", ErrInvalid, quote(v.Verdict))
 	}
 	folded := fold(string(target))
 	for _, q := range v.Quotes {
 		if f := fold(q); f != "" && !strings.Contains(folded, f) {
-			return Verdict{}, fmt.Errorf("%w: the quote %q is not in the target", ErrInvalid, clip(q))
+			return Verdict{}, fmt.Errorf("%w: the quote %q is not in the target", ErrInvalid, quote(q))
 		}
 	}
 	return v, nil
