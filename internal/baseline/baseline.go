@@ -43,6 +43,8 @@ type Entry struct {
 type File struct {
 	Version int     `json:"version"`
 	Entries []Entry `json:"entries"`
+
+	undecided map[string]bool // of a built file: the files of which some result reached no verdict (Keep)
 }
 
 // Fingerprint names a result for the baseline: the same for the same
@@ -121,6 +123,12 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 	index := map[string]int{}
 	f := &File{Version: Version, Entries: []Entry{}}
 	for res := range results {
+		if undecided(res) {
+			if f.undecided == nil {
+				f.undecided = map[string]bool{}
+			}
+			f.undecided[res.File] = true
+		}
 		if res.Outcome != diag.Fail {
 			continue
 		}
@@ -132,9 +140,7 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 		index[key] = len(f.Entries)
 		f.Entries = append(f.Entries, Entry{Fingerprint: key, Count: 1, Rule: rule(res), File: res.File, Message: res.Message})
 	}
-	slices.SortFunc(f.Entries, func(a, b Entry) int {
-		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Fingerprint, b.Fingerprint))
-	})
+	f.sort()
 	return f
 }
 
@@ -154,8 +160,10 @@ func (f *File) Marshal() ([]byte, error) {
 // Marker marks the fail results a baseline accepts, given one at a time in report order: each fail
 // whose fingerprint still has count left is Baselined, and the count goes down.
 type Marker struct {
-	left map[string]int
-	fp   Fingerprint
+	entries   []Entry
+	left      map[string]int
+	fp        Fingerprint
+	undecided map[string]bool // files of which some result reached no verdict
 }
 
 // Marker starts marking results against f.
@@ -164,11 +172,14 @@ func (f *File) Marker(fp Fingerprint) *Marker {
 	for _, e := range f.Entries {
 		left[e.Fingerprint] += e.Count
 	}
-	return &Marker{left: left, fp: fp}
+	return &Marker{entries: f.Entries, left: left, fp: fp, undecided: map[string]bool{}}
 }
 
 // Mark marks res when the baseline accepts it.
 func (m *Marker) Mark(res *diag.Result) {
+	if undecided(res) {
+		m.undecided[res.File] = true
+	}
 	if res.Outcome != diag.Fail {
 		return
 	}
@@ -178,20 +189,60 @@ func (m *Marker) Mark(res *diag.Result) {
 	}
 }
 
-// Fixed is how many counted occurrences no result marked so far used: the baseline's entries that
-// no longer occur.
+// undecided says res is of an eval that reached no verdict: an error, a skip, a pending judge, or an
+// entry too faulty to run (a definition fault).
+func undecided(res *diag.Result) bool {
+	return res.Outcome != diag.Pass && (res.Outcome != diag.Fail || res.Check == diag.CheckDefinition)
+}
+
+// Fixed is how many of the baseline's entries no longer occur: no fail marked so far had its
+// fingerprint, and every result of its file reached a verdict. Where one did not (a judge not asked, an
+// error, a skip), the run cannot tell whether the file's known fails are gone.
 func (m *Marker) Fixed() int {
 	fixed := 0
-	for _, n := range m.left {
-		fixed += n
+	for _, e := range m.entries {
+		if !m.undecided[e.File] && m.left[e.Fingerprint] >= e.Count {
+			m.left[e.Fingerprint] -= e.Count // an entry written twice is counted once for each
+			fixed++
+		}
 	}
 	return fixed
 }
 
-// Fixed words the notice of a scope-all run whose baseline counts n fails that no longer occur.
+// Fixed words the notice of a scope-all run whose baseline has n entries that no longer occur.
 func Fixed(n int) string {
 	if n == 1 {
-		return "evalgate: 1 baselined fail no longer occurs (fixed)"
+		return "evalgate: 1 baseline entry no longer occurs (fixed)"
 	}
-	return fmt.Sprintf("evalgate: %d baselined fails no longer occur (fixed)", n)
+	return fmt.Sprintf("evalgate: %d baseline entries no longer occur (fixed)", n)
+}
+
+// Keep adds to a built f the entries of old for the files of which some result reached no verdict in the
+// run f was built from (a judge not asked, an error, a skip): the run cannot tell whether their known
+// fails are gone, so re-baselining without a judge's key does not drop its fails. Of a fingerprint in
+// both, the larger count is kept.
+func (f *File) Keep(old *File) {
+	index := make(map[string]int, len(f.Entries))
+	for i, e := range f.Entries {
+		index[e.Fingerprint] = i
+	}
+	for _, e := range old.Entries {
+		if !f.undecided[e.File] {
+			continue
+		}
+		if i, ok := index[e.Fingerprint]; ok {
+			f.Entries[i].Count = max(f.Entries[i].Count, e.Count)
+			continue
+		}
+		index[e.Fingerprint] = len(f.Entries)
+		f.Entries = append(f.Entries, e)
+	}
+	f.sort()
+}
+
+// sort puts the entries in the file's order: by file, rule and fingerprint.
+func (f *File) sort() {
+	slices.SortFunc(f.Entries, func(a, b Entry) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Fingerprint, b.Fingerprint))
+	})
 }

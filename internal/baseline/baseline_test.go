@@ -31,10 +31,11 @@ func fail(file, key string) diag.Result {
 
 // TestBuildAndMark: fails are counted as a multiset and sorted by file,
 // rule and fingerprint; errors and passes never enter; marking marks as
-// many fails as the count allows and returns the occurrences left over.
+// many fails as the count allows, and an entry no longer occurs when none of
+// its fails does and its file reached a verdict throughout.
 func TestBuildAndMark(t *testing.T) {
 	results := []diag.Result{
-		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"),
+		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"),
 		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
 		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
 	}
@@ -43,27 +44,41 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range f.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1"; strings.Join(got, ",") != want {
 		t.Fatalf("entries %q, want %q", got, want)
 	}
 
-	// Later: one b.md occurrence fixed, a new one in c.md.
+	// Later: one b.md occurrence fixed (the entry still occurs), a new fail in c.md, d.md's fixed, e.md's
+	// not seen because its judge was not asked: only d.md's entry no longer occurs.
 	later := []diag.Result{fail("a.md", "k"), fail("b.md", "k"), fail("c.md", "k"),
-		{File: "b.md", Key: "k", Outcome: diag.Error}}
+		{File: "b.md", Key: "k", Outcome: diag.Error}, {File: "d.md", Key: "p", Outcome: diag.Pass},
+		{File: "e.md", Key: "k", Outcome: diag.Pending, Code: "judge_unavailable"}}
 	m := f.Marker(fp)
 	for res := range each(later) {
 		m.Mark(res)
 	}
 	if fixed := m.Fixed(); fixed != 1 {
-		t.Errorf("fixed = %d, want 1 (one b.md occurrence left over)", fixed)
+		t.Errorf("fixed = %d, want 1 (d.md's entry)", fixed)
 	}
-	for i, want := range []bool{true, true, false, false} {
+	for i, want := range []bool{true, true, false, false, false, false} {
 		if later[i].Baselined != want {
 			t.Errorf("result %d (%s, %s) baselined = %v, want %v", i, later[i].File, later[i].Outcome, later[i].Baselined, want)
 		}
 	}
 	if diag.Blocks(&later[0], diag.SeverityInfo) {
 		t.Error("a baselined fail blocks")
+	}
+
+	// Re-baselined from the later run: e.md's entry is kept, as its judge was not asked; d.md's is
+	// dropped; of b.md, undecided, the larger count stays.
+	again := Build(each(later), fp, rule)
+	again.Keep(f)
+	got = got[:0]
+	for _, e := range again.Entries {
+		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
+	}
+	if want := "a.md a.md|k 1,b.md b.md|k 2,c.md c.md|k 1,e.md e.md|k 1"; strings.Join(got, ",") != want {
+		t.Errorf("re-baselined entries %q, want %q", got, want)
 	}
 }
 

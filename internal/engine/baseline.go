@@ -113,6 +113,9 @@ func (r *run) writeBaseline() error {
 		}
 	}
 	f := baseline.Build(r.rep.Results.All(), report.Fingerprint, report.RuleID)
+	if old := r.oldBaseline(abs); old != nil {
+		f.Keep(old)
+	}
 	text, err := f.Marshal()
 	if err != nil {
 		return err
@@ -134,4 +137,21 @@ func count(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// oldBaseline is the baseline file writeBaseline replaces, when it is there and valid, for the entries of
+// the files this run cannot judge (baseline.File.Keep); nil otherwise: an unreadable or malformed file is
+// replaced whole.
+func (r *run) oldBaseline(abs string) *baseline.File {
+	rel, _ := relSlash(r.root, abs)
+	full, err := repofs.Within(r.root, r.root, filepath.FromSlash(rel))
+	if err != nil {
+		return nil
+	}
+	text, err := repofs.ReadFile(full, baseline.MaxSize)
+	if err != nil {
+		return nil
+	}
+	f, _ := baseline.Parse(text)
+	return f
 }
