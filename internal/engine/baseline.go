@@ -82,7 +82,7 @@ func (r *run) loadBaseline() (*baseline.File, []diag.Result, error) {
 
 // finishWith finishes the report with the baseline b, if there is one: it marks the fails b
 // accepts, in report order, before blocking is decided; a check that sees everything says how many
-// counted fails no longer occur.
+// entries no longer occur.
 func (r *run) finishWith(b *baseline.File) {
 	if b == nil {
 		r.finish()
