@@ -60,13 +60,24 @@ func Merge(o MergeOptions) (*report.Report, error) {
 		Seen:     report.Seen{Unknown: true},
 	}
 	m.Results.Decide(o.FailOn)
+	// A file a shard checked is that shard's: another's result of it is no part of the set.
+	owner := map[string]int{}
+	for _, r := range reps {
+		for _, f := range r.Scope.Files {
+			owner[f] = r.Scope.Shard.Index
+		}
+	}
 	var sum report.Weights
 	noticed := map[string]bool{} // each shard's notices are kept once (a linear search was quadratic)
 	suites := map[string]*report.Suite{}
 	scored := false
-	for _, r := range reps {
+	for i, r := range reps {
 		m.Scope.Files = append(m.Scope.Files, r.Scope.Files...)
 		for res := range r.Results.All() {
+			if k, ok := owner[res.File]; ok && k != r.Scope.Shard.Index {
+				return nil, usagef("merge: %s, shard %d/%d, holds a result of %s, which shard %d/%d checked",
+					o.Files[i], r.Scope.Shard.Index, r.Scope.Shard.Count, res.File, k, r.Scope.Shard.Count)
+			}
 			m.Results.Add(*res)
 		}
 		if err := r.Results.Err(); err != nil {

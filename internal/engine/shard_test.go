@@ -219,6 +219,14 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 	stolen := forge("stolen.json", s2, func(j string) string {
 		return strings.Replace(j, `"files": [`, `"files": [`+strconv.Quote(s1files.Scope.Files[0])+`, `, 1)
 	})
+	var s2results struct{ Results []struct{ File string } }
+	json.Unmarshal(must(os.ReadFile(s2)), &s2results)
+	theirs := forge("theirs.json", s2, func(j string) string { // a result of s1's file, which s1 checked
+		return strings.Replace(j, `"file": `+strconv.Quote(s2results.Results[0].File), `"file": `+strconv.Quote(s1files.Scope.Files[0]), 1)
+	})
+	escaped := forge("escaped.json", s2, func(j string) string {
+		return strings.Replace(j, `"file": `+strconv.Quote(s2results.Results[0].File), `"file": "../../etc/passwd"`, 1)
+	})
 	paths := forge("paths.json", s2, func(j string) string { return strings.Replace(j, `"mode": "all"`, `"mode": "paths"`, 1) })
 	target := forge("target.json", s2, func(j string) string { return strings.Replace(j, `"target": 0.8`, `"target": 0.1`, 1) })
 	// A shard run its invalid config stopped writes a report without its shard.
@@ -245,6 +253,8 @@ func TestMergeRefusesIncompleteSets(t *testing.T) {
 		{[]string{s1, s2, edited}, "different configs"},
 		{[]string{whole, s1}, "is not a shard's report"},
 		{[]string{s1, stolen, s3}, "which is another shard's"},
+		{[]string{s1, theirs, s3}, "holds a result of " + s1files.Scope.Files[0] + ", which shard 1/3 checked"},
+		{[]string{s1, escaped, s3}, `file "../../etc/passwd" is no path inside a repository`},
 		{[]string{invalid, s2, s3}, "invalid.json is the report of a run its config stopped"},
 		{[]string{s1, paths, s3}, "checked scope paths"},
 		{[]string{s1, target, s3}, "suite guides has target 0.8 in one report and 0.1 in another"},

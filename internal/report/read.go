@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
+	"github.com/evalgate/evalgate/internal/repofs"
 )
 
 // ReadJSON reads a JSON report that WriteJSON wrote (README "Shards": `evalgate merge` joins them)
@@ -52,7 +54,15 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		r.Scope.Shard = &Shard{Index: sh.Index, Count: sh.Count}
 	}
 	if c := in.Scope.Config; c != nil {
+		if !repoPath(c.File) {
+			return nil, fmt.Errorf("scope.config.file %q is no path inside a repository", c.File)
+		}
 		r.Scope.Config = &ConfigFile{File: c.File, SHA256: c.SHA256}
+	}
+	for i, f := range r.Scope.Files {
+		if f == "" || !repoPath(f) {
+			return nil, fmt.Errorf("scope.files[%d] %q is no path inside a repository", i, f)
+		}
 	}
 	r.Baseline = in.Scope.Baseline
 	for _, s := range in.Suites {
@@ -67,7 +77,8 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 // time into results, so that a shard's report is never held whole (README "Memory").
 func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 	var in jsonReport
-	dec := json.NewDecoder(rd)
+	lim := &valueLimit{r: rd, left: maxMemberBytes}
+	dec := json.NewDecoder(lim)
 	dec.DisallowUnknownFields()
 	bad := func(err error) (jsonReport, error) { return in, fmt.Errorf("not an evalgate JSON report: %v", err) }
 	if tok, err := dec.Token(); err != nil {
@@ -93,6 +104,7 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		}
 		seen[key] = true
 		if key != "results" {
+			lim.left = maxMemberBytes
 			if err := decodeOnce(dec, to); err != nil {
 				return bad(fmt.Errorf("%s: %v", key, err))
 			}
@@ -107,6 +119,7 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		}
 		for i := 0; dec.More(); i++ {
 			var j jsonResult
+			lim.left = maxResultBytes
 			if err := decodeOnce(dec, &j); err != nil {
 				return bad(fmt.Errorf("results[%d]: %v", i, err))
 			}
@@ -116,6 +129,7 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 			}
 			results.Add(res)
 		}
+		lim.left = maxMemberBytes
 		if _, err := dec.Token(); err != nil { // ]
 			return bad(err)
 		}
@@ -124,6 +138,46 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 		return bad(err)
 	}
 	return in, nil
+}
+
+// A value of a report is read with a budget (valueLimit): a result of evalgate's is at most a few
+// hundred KiB (its message 4 KiB, its evidence 64 KiB, escaped), so a result past maxResultBytes is no
+// run's, and one of 300 MB took 2 GB to read; the other members (scope's list of files above all) may
+// take maxMemberBytes.
+const (
+	maxResultBytes = 8 << 20
+	maxMemberBytes = 512 << 20
+)
+
+// errValueTooLarge is what valueLimit says of a value past its budget.
+var errValueTooLarge = errors.New("a value larger than any report evalgate writes holds")
+
+// valueLimit reads r for a json.Decoder, at most left more bytes: the caller sets left before each
+// value. What the decoder read ahead of a value counts for the one before, so a value may take up to
+// twice its budget, never more.
+type valueLimit struct {
+	r    io.Reader
+	left int64
+}
+
+func (l *valueLimit) Read(p []byte) (int, error) {
+	if l.left <= 0 {
+		return 0, errValueTooLarge
+	}
+	if int64(len(p)) > l.left {
+		p = p[:l.left]
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	return n, err
+}
+
+// repoPath says p is a path a report may name: relative, clean, inside the repository and not under
+// .git ("" for none). A merged shard's results become annotations and SARIF locations: one naming
+// ../../etc/passwd or .git/config is no shard's.
+func repoPath(p string) bool {
+	return p == "" || !strings.HasPrefix(p, "/") && path.Clean(p) == p && p != "." && p != ".." &&
+		!strings.HasPrefix(p, "../") && !repofs.InGit(p)
 }
 
 // decodeOnce decodes the next value of dec into to, as dec.Decode does (no unknown field), and refuses
@@ -178,6 +232,9 @@ func checkWeights(where string, w jsonWeights) error {
 }
 
 func fromJSONResult(j jsonResult) (diag.Result, error) {
+	if !repoPath(j.File) {
+		return diag.Result{}, fmt.Errorf("file %q is no path inside a repository", j.File)
+	}
 	res := diag.Result{
 		File: j.File, Pos: pos(j.Line, j.Column), Check: j.Check, Outcome: diag.Outcome(j.Outcome),
 		Blocking: j.Blocking, Baselined: j.Baselined, Code: j.Code, Message: j.Message, DurationMS: j.DurationMS,

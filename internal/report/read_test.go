@@ -61,6 +61,16 @@ func TestReadJSONFaults(t *testing.T) {
 		{`{"version": 1, "scope": {"mode": "all", "mode": "paths"}}`, `scope: duplicate key "mode"`},
 		{`{"version": 1, "scope": {"mode": "all", "shard": {"index": 2, "index": 1, "count": 3}}}`, `duplicate key "index"`},
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "outcome": "pass"}]}`, `results[0]: duplicate key "outcome"`},
+		// Paths no run names: outside the repository, or git's own.
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": "../../etc/passwd", "severity": "error", "outcome": "fail"}]}`, `results[0]: file "../../etc/passwd"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": ".git/config", "severity": "error", "outcome": "fail"}]}`, `results[0]: file ".git/config"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": "/etc/shadow", "severity": "error", "outcome": "fail"}]}`, `results[0]: file "/etc/shadow"`},
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": "docs/../x.md", "severity": "error", "outcome": "fail"}]}`, `results[0]: file "docs/../x.md"`},
+		{`{"version": 1, "scope": {"mode": "all", "files": ["docs/a.md", "../b.md"]}}`, `scope.files[1] "../b.md"`},
+		{`{"version": 1, "scope": {"mode": "all", "config": {"file": "../../../etc/passwd", "sha256": "x"}}}`, `scope.config.file "../../../etc/passwd"`},
+		// A result larger than any run writes is refused before it is held.
+		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "message": "` +
+			strings.Repeat("A", 20<<20) + `"}]}`, "results[0]: a value larger than any report evalgate writes holds"},
 		// Evidence deeper than every JSON value evalgate reads.
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "evidence": {"a": ` +
 			strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}]}`, "results[0]: evidence nests deeper than 1000 levels"},
