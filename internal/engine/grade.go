@@ -546,15 +546,18 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	if spec == nil || !cr.Exited {
 		return []diag.Result{res}
 	}
-	return r.toolFindings(res, ev, t, spec, cr)
+	return r.toolFindings(ctx, res, ev, t, spec, cr)
 }
 
 // toolFindings turns a tool's output into one fail per finding (README "Findings from command tools"),
 // at its line in the file: a body's lines shifted back to the file's, a companion's its own, a
 // frontmatter target's at the eval entry. With no finding the exit code decides (pass, or one
 // command_failed); output that cannot be read is an error.
-func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *findings.Spec, cr grader.CommandResult) []diag.Result {
-	fs, err := spec.Parse(grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact), cr.StdoutCut, cr.StderrCut)
+func (r *run) toolFindings(ctx context.Context, res diag.Result, ev *docmeta.Eval, t *target, spec *findings.Spec, cr grader.CommandResult) []diag.Result {
+	fs, more, err := spec.Parse(ctx, grader.Redact(cr.Stdout, r.redact), grader.Redact(cr.Stderr, r.redact), cr.StdoutCut, cr.StderrCut)
+	if err != nil && ctx.Err() != nil {
+		return []diag.Result{with(res, diag.Error, "internal_error", "not finished: "+context.Cause(ctx).Error())}
+	}
 	if err != nil {
 		// Both streams, whatever the exit code: a pass carries none of its own.
 		out := with(res, diag.Error, "findings_unreadable", err.Error())
@@ -570,7 +573,7 @@ func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *f
 		if code == "" {
 			code = "finding"
 		}
-		msg := f.Message
+		msg := diag.BoundMessage(f.Message) // the key holds it whole
 		if msg == "" {
 			msg = code
 		}
@@ -585,7 +588,7 @@ func (r *run) toolFindings(res diag.Result, ev *docmeta.Eval, t *target, spec *f
 	// Say so when the findings are not all there, as the built-in tools do.
 	last := &out[len(out)-1]
 	switch {
-	case len(fs) == findings.MaxFindings:
+	case more:
 		last.Message += fmt.Sprintf(" (the first %d findings of this eval; more are not listed)", findings.MaxFindings)
 	case cr.StdoutCut && !spec.SARIF || cr.StderrCut && len(strings.TrimSpace(string(cr.Stdout))) == 0:
 		last.Message += fmt.Sprintf(" (the tool wrote more than %d MiB: findings at its start are not listed)", findings.MaxOutput>>20)

@@ -5,6 +5,7 @@ package findings
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +13,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // Groups are the named groups a pattern may use; line is required.
@@ -56,18 +60,25 @@ func CheckPattern(expr string) error {
 // MaxFindings bounds the findings of one eval, as the built-in tools are bounded.
 const MaxFindings = 1000
 
+// MaxWord bounds, in code points, a finding's code and severity word, which a report repeats (a SARIF
+// rule's id, name and descriptions): a tool's 4 MB ruleId made a 32 MB SARIF file.
+const MaxWord = 128
+
 // MaxOutput is how much of each output stream of a tool with findings is kept and read: the last 4 MiB.
 const MaxOutput = 4 << 20
 
-// Parse reads the findings of a tool's output: the last MaxOutput bytes of each stream, cut saying
-// that a stream was longer (its start is gone). A pattern reads stdout, or stderr when stdout is empty;
-// a line it does not match, or whose line group is no positive number, is no finding, and the first
-// line of a cut stream is only the end of a line. SARIF reads stdout; output that is not SARIF, or
-// SARIF longer than MaxOutput, is an error: the tool reached no verdict evalgate can read.
-func (s Spec) Parse(stdout, stderr []byte, stdoutCut, stderrCut bool) ([]Finding, error) {
+// Parse reads the findings of a tool's output, the first MaxFindings of them (more says there were
+// more): the last MaxOutput bytes of each stream, cut saying that a stream was longer (its start is
+// gone). A pattern reads stdout, or stderr when stdout is empty; a line it does not match, or whose line
+// group is no positive number, is no finding, and the first line of a cut stream is only the end of a
+// line. SARIF reads stdout; output that is not SARIF, or SARIF longer than MaxOutput, is an error: the
+// tool reached no verdict evalgate can read. So is a pattern that would take more than
+// shape.MatchBudget steps at worst on the output, as a tool:contains pattern does (README "Limits"):
+// Go's regexp cannot be stopped once it matches. A stopped ctx stops the reading between lines.
+func (s Spec) Parse(ctx context.Context, stdout, stderr []byte, stdoutCut, stderrCut bool) (fs []Finding, more bool, err error) {
 	if s.SARIF {
 		if stdoutCut {
-			return nil, fmt.Errorf("the tool's SARIF is longer than %d MiB, more than evalgate reads", MaxOutput>>20)
+			return nil, false, fmt.Errorf("the tool's SARIF is longer than %d MiB, more than evalgate reads", MaxOutput>>20)
 		}
 		return parseSARIF(stdout)
 	}
@@ -80,7 +91,9 @@ func (s Spec) Parse(stdout, stderr []byte, stdoutCut, stderrCut bool) ([]Finding
 			out = out[i+1:]
 		}
 	}
-	var fs []Finding
+	if err := shape.MatchWork(s.Pattern, len(out)); err != nil {
+		return nil, false, fmt.Errorf("findings: %w", err)
+	}
 	idx := map[string]int{}
 	for i, n := range s.Pattern.SubexpNames() {
 		if n != "" {
@@ -93,7 +106,11 @@ func (s Spec) Parse(stdout, stderr []byte, stdoutCut, stderrCut bool) ([]Finding
 		}
 		return ""
 	}
+	lines := 0
 	for line := range bytes.Lines(out) {
+		if lines++; lines%256 == 0 && ctx.Err() != nil {
+			return nil, false, context.Cause(ctx)
+		}
 		m := s.Pattern.FindSubmatch(bytes.TrimRight(line, "\r\n"))
 		if m == nil {
 			continue
@@ -102,14 +119,17 @@ func (s Spec) Parse(stdout, stderr []byte, stdoutCut, stderrCut bool) ([]Finding
 		if err != nil || n < 1 {
 			continue
 		}
-		col, _ := strconv.Atoi(group(m, "column"))
-		fs = append(fs, Finding{Line: n, Col: max(col, 0), Level: group(m, "severity"), Code: group(m, "code"), Message: group(m, "message")})
 		if len(fs) == MaxFindings {
-			break
+			return fs, true, nil
 		}
+		col, _ := strconv.Atoi(group(m, "column"))
+		fs = append(fs, Finding{Line: n, Col: max(col, 0), Level: word(group(m, "severity")), Code: word(group(m, "code")), Message: group(m, "message")})
 	}
-	return fs, nil
+	return fs, false, nil
 }
+
+// word is a code or severity word cut to MaxWord code points.
+func word(s string) string { return diag.ClipRunes(s, MaxWord) }
 
 // sarifLog is the part of SARIF 2.1.0 findings need.
 type sarifLog struct {
@@ -133,18 +153,21 @@ type sarifLog struct {
 	} `json:"runs"`
 }
 
-func parseSARIF(stdout []byte) ([]Finding, error) {
+func parseSARIF(stdout []byte) ([]Finding, bool, error) {
 	var log sarifLog
 	if err := json.Unmarshal(stdout, &log); err != nil {
-		return nil, fmt.Errorf("the tool's output is not SARIF: %v", err)
+		return nil, false, fmt.Errorf("the tool's output is not SARIF: %v", err)
 	}
 	if log.Version != "2.1.0" {
-		return nil, fmt.Errorf("the tool's output is not SARIF 2.1.0 (version %q)", log.Version)
+		return nil, false, fmt.Errorf("the tool's output is not SARIF 2.1.0 (version %q)", log.Version)
 	}
 	var fs []Finding
 	for _, run := range log.Runs {
 		for _, r := range run.Results {
-			f := Finding{Level: r.Level, Code: r.RuleID, Message: r.Message.Text}
+			if len(fs) == MaxFindings {
+				return fs, true, nil
+			}
+			f := Finding{Level: word(r.Level), Code: word(r.RuleID), Message: r.Message.Text}
 			if f.Level == "" {
 				f.Level = "warning" // SARIF's default level
 			}
@@ -154,10 +177,7 @@ func parseSARIF(stdout []byte) ([]Finding, error) {
 				f.Line, f.Col = max(reg.StartLine, 0), max(reg.StartColumn, 0)
 			}
 			fs = append(fs, f)
-			if len(fs) == MaxFindings {
-				return fs, nil
-			}
 		}
 	}
-	return fs, nil
+	return fs, false, nil
 }

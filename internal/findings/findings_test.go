@@ -1,10 +1,18 @@
 package findings
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/evalgate/evalgate/internal/shape"
 )
+
+var ctx = context.Background()
 
 func TestCheckPattern(t *testing.T) {
 	for _, tt := range []struct{ expr, want string }{
@@ -35,7 +43,7 @@ func TestPattern(t *testing.T) {
 		"a summary line\n" +
 		"page.md:0:1:warning:X:line zero\n" +
 		"page.md:12:1:suggestion:Style.Passive: passive voice\n"
-	fs, err := s.Parse([]byte(out), []byte("x.md:1:1:error:E:from stderr\n"), false, false)
+	fs, _, err := s.Parse(ctx, []byte(out), []byte("x.md:1:1:error:E:from stderr\n"), false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +54,16 @@ func TestPattern(t *testing.T) {
 	if len(fs) != len(want) || fs[0] != want[0] || fs[1] != want[1] {
 		t.Errorf("findings %+v, want %+v", fs, want)
 	}
-	fs, _ = s.Parse(nil, []byte("x.md:1:1:error:E:from stderr\n"), false, false)
+	fs, _, _ = s.Parse(ctx, nil, []byte("x.md:1:1:error:E:from stderr\n"), false, false)
 	if len(fs) != 1 || fs[0].Message != "from stderr" {
 		t.Errorf("stderr findings %+v", fs)
 	}
 	// A cut stream's first line is the end of a line, not a finding.
-	fs, _ = s.Parse([]byte("7:1:error:X:tail of a cut line\npage.md:8:1:error:Y:whole\n"), nil, true, false)
+	fs, _, _ = s.Parse(ctx, []byte("7:1:error:X:tail of a cut line\npage.md:8:1:error:Y:whole\n"), nil, true, false)
 	if len(fs) != 1 || fs[0].Code != "Y" {
 		t.Errorf("cut findings %+v", fs)
 	}
-	if _, err := (Spec{SARIF: true}).Parse([]byte(`{"version": "2.1.0", "runs": []}`), nil, true, false); err == nil || !strings.Contains(err.Error(), "longer than") {
+	if _, _, err := (Spec{SARIF: true}).Parse(ctx, []byte(`{"version": "2.1.0", "runs": []}`), nil, true, false); err == nil || !strings.Contains(err.Error(), "longer than") {
 		t.Errorf("cut SARIF: err %v", err)
 	}
 }
@@ -69,7 +77,7 @@ func TestSARIF(t *testing.T) {
 	  {"ruleId": "MD013", "level": "note", "message": {"text": "Line length"}, "locations": [{"physicalLocation": {"region": {"startLine": 4, "startColumn": 81}}}]},
 	  {"ruleId": "MD041", "message": {"text": "First line"}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": "x.md"}}}]}
 	]}]}`
-	fs, err := s.Parse([]byte(log), nil, false, false)
+	fs, _, err := s.Parse(ctx, []byte(log), nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,9 +86,59 @@ func TestSARIF(t *testing.T) {
 		t.Errorf("findings %+v", fs)
 	}
 	for _, bad := range []string{"", "lint: 3 problems", `{"version": "2.0.0"}`, `[1]`} {
-		if _, err := s.Parse([]byte(bad), nil, false, false); err == nil {
+		if _, _, err := s.Parse(ctx, []byte(bad), nil, false, false); err == nil {
 			t.Errorf("Parse(%q) read it as SARIF", bad)
 		}
+	}
+}
+
+// TestBounds: at most MaxFindings findings, more saying whether there were others (exactly MaxFindings
+// has none left out); codes and severity words cut to MaxWord code points; a pattern whose worst case on
+// the output passes the budget is refused before it runs; a stopped run stops the reading.
+func TestBounds(t *testing.T) {
+	line := regexp.MustCompile(`^(?P<line>\d+) (?P<code>\S+) (?P<severity>\S+)$`)
+	sarif := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"version": "2.1.0", "runs": [{"results": [`)
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"ruleId": "R%d", "message": {"text": "m"}}`, i)
+		}
+		b.WriteString("]}]}")
+		return []byte(b.String())
+	}
+	for _, n := range []int{MaxFindings, MaxFindings + 1} {
+		lines := strings.Repeat("1 c w\n", n)
+		for _, s := range []struct {
+			spec Spec
+			out  []byte
+		}{{Spec{Pattern: line}, []byte(lines)}, {Spec{SARIF: true}, sarif(n)}} {
+			fs, more, err := s.spec.Parse(ctx, s.out, nil, false, false)
+			if err != nil || len(fs) != MaxFindings || more != (n > MaxFindings) {
+				t.Errorf("SARIF %v, %d findings: %d read, more %v, %v", s.spec.SARIF, n, len(fs), more, err)
+			}
+		}
+	}
+	long := strings.Repeat("C", 4<<20)
+	fs, _, err := Spec{Pattern: line}.Parse(ctx, []byte("3 "+long+" "+long+"\n"), nil, false, false)
+	if err != nil || len(fs) != 1 || utf8.RuneCountInString(fs[0].Code) != MaxWord+1 || utf8.RuneCountInString(fs[0].Level) != MaxWord+1 {
+		t.Errorf("a 4 MB code: %v, %d findings", err, len(fs))
+	}
+	fs, _, err = Spec{SARIF: true}.Parse(ctx, []byte(`{"version": "2.1.0", "runs": [{"results": [{"ruleId": "`+long+`"}]}]}`), nil, false, false)
+	if err != nil || len(fs) != 1 || utf8.RuneCountInString(fs[0].Code) != MaxWord+1 {
+		t.Errorf("a 4 MB ruleId: %v, %d findings", err, len(fs))
+	}
+	slow := Spec{Pattern: regexp.MustCompile(`(?P<line>\d+)(?:(?:.?){1000}){1}Z`)}
+	out := []byte(strings.Repeat("1"+strings.Repeat("a", 99)+"\n", 10000))
+	if _, _, err := slow.Parse(ctx, out, nil, false, false); !errors.Is(err, shape.ErrTooMuchWork) {
+		t.Errorf("a pattern of 2,000 instructions on 1 MB: %v, want ErrTooMuchWork", err)
+	}
+	stopped, cancel := context.WithCancelCause(ctx)
+	cancel(errors.New("evalgate received SIGTERM"))
+	if _, _, err := (Spec{Pattern: line}).Parse(stopped, []byte(strings.Repeat("x\n", 1000)), nil, false, false); err == nil || !strings.Contains(err.Error(), "SIGTERM") {
+		t.Errorf("a stopped run: %v", err)
 	}
 }
 
@@ -91,7 +149,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("a.md:99999999999999999999:1\nb.md:2:x\n"), `:(?P<line>\d+):(?P<column>\d+)`)
 	f.Fuzz(func(t *testing.T, out []byte, expr string) {
 		for _, s := range []Spec{{SARIF: true}, {Pattern: regexp.MustCompile(`(?P<line>-?\d+)(?::(?P<column>-?\d+))?`)}} {
-			fs, _ := s.Parse(out, out, len(out)%2 == 0, false)
+			fs, _, _ := s.Parse(ctx, out, out, len(out)%2 == 0, false)
 			if len(fs) > MaxFindings {
 				t.Fatalf("%d findings", len(fs))
 			}
@@ -102,7 +160,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		if CheckPattern(expr) == nil {
-			if _, err := (Spec{Pattern: regexp.MustCompile(expr)}).Parse(out, nil, false, false); err != nil {
+			if _, _, err := (Spec{Pattern: regexp.MustCompile(expr)}).Parse(ctx, out, nil, false, false); err != nil && !errors.Is(err, shape.ErrTooMuchWork) {
 				t.Fatalf("a pattern's parse failed: %v", err)
 			}
 		}

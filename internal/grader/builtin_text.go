@@ -2,7 +2,6 @@ package grader
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 
@@ -72,32 +71,12 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	return out.done(), ctx.Err()
 }
 
-// builtinMatchBudget bounds the work of one pattern on one target, as the target's bytes times the
-// pattern's compiled instructions (README "Limits"). Go's regexp takes time linear in the target, but in
-// proportion to the pattern's size as well, and cannot be stopped: (?:.?){1000}Z, 13 bytes, compiles to
-// about 2,000 instructions and took 21 s on a 1 MB page (some 10 ns a byte and instruction). At the budget
-// a match takes a few seconds at worst; an ordinary pattern (a few dozen instructions) has it for the
-// largest page evalgate reads.
-const builtinMatchBudget = 1 << 29
-
 // ErrTooMuchWork: a built-in tool would take more work than it allows (too_large): a pattern on its
-// target past builtinMatchBudget, a page's links past builtinLinkedParseBudget.
-var ErrTooMuchWork = errors.New("more work than evalgate allows")
+// target past shape.MatchBudget, a page's links past builtinLinkedParseBudget.
+var ErrTooMuchWork = shape.ErrTooMuchWork
 
-// builtinMatchWork refuses re on a target of n bytes past builtinMatchBudget. A literal is found by a
-// plain search, whatever its length.
-func builtinMatchWork(re *regexp.Regexp, n int) error {
-	if _, complete := re.LiteralPrefix(); complete {
-		return nil
-	}
-	insts := shape.Insts(re) // counted once for a pattern graded on many pages
-	if work := int64(insts) * int64(n); work > builtinMatchBudget {
-		return fmt.Errorf("%w: matching: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
-			"past the %d allowed; simplify the pattern (a counted repeat such as {1000} multiplies it)",
-			ErrTooMuchWork, insts, n, work, int64(builtinMatchBudget))
-	}
-	return nil
-}
+// builtinMatchWork refuses re on a target of n bytes past shape.MatchBudget.
+func builtinMatchWork(re *regexp.Regexp, n int) error { return shape.MatchWork(re, n) }
 
 // builtinHasMatch says whether re matches a non-empty run of b among its first builtinCountLimit matches
 // (an empty match is no text found), finding no more matches than it needs: one, unless the first are

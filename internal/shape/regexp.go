@@ -1,6 +1,8 @@
 package shape
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"regexp/syntax"
 	"sync"
@@ -22,6 +24,31 @@ func Compile(expr string) (*regexp.Regexp, error) {
 		}
 	}
 	return re, err
+}
+
+// MatchBudget bounds the work of one pattern on one text, as the text's bytes times the pattern's
+// compiled instructions (README "Limits"). Go's regexp takes time linear in the text, but in proportion
+// to the pattern's size as well, and cannot be stopped: (?:.?){1000}Z, 13 bytes, compiles to about 2,000
+// instructions and took 21 s on 1 MB (some 10 ns a byte and instruction). At the budget a match takes a
+// few seconds at worst; an ordinary pattern (a few dozen instructions) has it for 4 MiB of text.
+const MatchBudget = 1 << 29
+
+// ErrTooMuchWork: matching would take more work than MatchBudget allows.
+var ErrTooMuchWork = errors.New("more work than evalgate allows")
+
+// MatchWork refuses re on a text of n bytes past MatchBudget (ErrTooMuchWork). A literal is found by a
+// plain search, whatever its length.
+func MatchWork(re *regexp.Regexp, n int) error {
+	if _, complete := re.LiteralPrefix(); complete {
+		return nil
+	}
+	insts := Insts(re) // counted once for a pattern matched on many texts
+	if work := int64(insts) * int64(n); work > MatchBudget {
+		return fmt.Errorf("%w: matching: the pattern compiles to %d instructions, which over %d bytes is %d steps at worst, "+
+			"past the %d allowed; simplify the pattern (a counted repeat such as {1000} multiplies it)",
+			ErrTooMuchWork, insts, n, work, int64(MatchBudget))
+	}
+	return nil
 }
 
 // Insts is the number of instructions re's program has once compiled: what a match costs at worst for
