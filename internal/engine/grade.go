@@ -498,10 +498,12 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 	}
 	targetPath := t.abs
 	if targetPath == "" {
-		var err error
-		if targetPath, err = ps.targetFile(t.kind, t.bytes); err != nil {
+		name, remove, err := tempFile(ps.targetExt(t.kind), t.bytes)
+		if err != nil {
 			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the target file: "+err.Error())}
 		}
+		defer remove()
+		targetPath = name
 	}
 	env := append(r.env[:len(r.env):len(r.env)],
 		"EVALGATE_FILE="+ps.abs, "EVALGATE_TARGET="+targetPath, "EVALGATE_EVAL_ID="+ev.ID)
@@ -510,10 +512,11 @@ func (r *run) runCommand(ctx context.Context, base diag.Result, ps *pageState, e
 		// too when they fit the environment comfortably: Linux refuses to start
 		// a program with one variable over 128 KiB.
 		js, _ := json.Marshal(options.Value())
-		name, err := ps.targetFile("options\x00"+string(js), js)
+		name, remove, err := tempFile(".json", js)
 		if err != nil {
 			return []diag.Result{with(base, diag.Error, "internal_error", "cannot write the options file: "+err.Error())}
 		}
+		defer remove()
 		env = append(env, "EVALGATE_OPTIONS_FILE="+name)
 		if len(js) <= maxOptionsEnv {
 			env = append(env, "EVALGATE_OPTIONS="+string(js))

@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -191,5 +194,50 @@ func TestScoresIgnoreTiming(t *testing.T) {
 		if s := rep.Suites; len(s) != 1 || s[0].Weights != want || s[0].Met != (want.Score() >= 0.5) {
 			t.Errorf("--jobs %d: suites %+v, want weights %+v", jobs, rep.Suites, want)
 		}
+	}
+}
+
+// TestCommandInputsPerEval: each command eval gets files of its own for {target} and the options: a
+// tool that rewrites its input (made writable again, as its owner or root may) changes nothing the next
+// eval on the page reads, and the files are gone once the evals are done.
+func TestCommandInputsPerEval(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dir := testfs.Tree(t, map[string]string{
+		".evalgate.yaml": "version: 1\ntools:\n  tool:writer:\n    command: [./writer.sh, \"{target}\"]\n" +
+			"  tool:reader:\n    command: [./reader.sh, \"{target}\"]\n" +
+			"suites:\n  all:\n    pages: [\"docs/*.md\"]\n    evals:\n" +
+			"      - {id: w, grader: \"tool:writer\", options: {mode: strict}}\n" +
+			"      - {id: r, grader: \"tool:reader\", options: {mode: strict}}\n",
+		"writer.sh": "#!/bin/sh\nchmod u+w \"$1\" \"$EVALGATE_OPTIONS_FILE\"\nprintf '# TAMPERED' > \"$1\"\nprintf '{\"mode\":\"off\"}' > \"$EVALGATE_OPTIONS_FILE\"\n",
+		"reader.sh": "#!/bin/sh\ncat \"$1\"\ncat \"$EVALGATE_OPTIONS_FILE\"\nexit 1\n",
+		"docs/a.md": "# Original\n",
+	})
+	for _, script := range []string{"writer.sh", "reader.sh"} {
+		if err := os.Chmod(filepath.Join(dir, script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep, err := Run(context.Background(), Options{Mode: ModeCheck, Dir: dir, All: true, Jobs: 1, Env: []string{"PATH=" + os.Getenv("PATH")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := false
+	for _, r := range rep.Results.Slice() {
+		if r.Check != "r" {
+			continue
+		}
+		read = true
+		b, _ := json.Marshal(r.Evidence)
+		if strings.Contains(string(b), "TAMPERED") || strings.Contains(string(b), "off") ||
+			!strings.Contains(string(b), "# Original") || !strings.Contains(string(b), "strict") {
+			t.Errorf("the reader saw %s", b)
+		}
+	}
+	if !read {
+		t.Fatal("no result of the reader")
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "evalgate-target-*")); len(left) > 0 {
+		t.Errorf("files left behind: %q", left)
 	}
 }

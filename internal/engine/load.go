@@ -42,30 +42,16 @@ type pageState struct {
 	verdicts []evalVerdict // the page's evals' verdicts, in their order, summed once the last is graded
 	index    int           // the page's place in its chunk, in path order
 	held     func()        // lets go of the bytes of the page that gradePages holds (byteBudget); nil: none
-	tmpMu    sync.Mutex
-	tmp      map[string]string // target kind (or "options\x00" + JSON) -> a file holding its bytes
 }
 
-// targetFile returns a file holding a target's bytes for {target} and
-// EVALGATE_TARGET, written once per page and target kind and shared by the
-// page's evals (read-only: graders may not edit each other's input).
-func (ps *pageState) targetFile(kind string, b []byte) (string, error) {
-	ps.tmpMu.Lock()
-	defer ps.tmpMu.Unlock()
-	if name, ok := ps.tmp[kind]; ok {
-		return name, nil
-	}
-	// The file keeps the page's extension, so that a tool applies its Markdown (or MDX) rules to it; the
-	// options file is JSON.
-	ext := filepath.Ext(ps.rel)
-	if strings.HasPrefix(kind, "options\x00") {
-		ext = ".json"
-	} else if kind == docmeta.TargetFrontmatter {
-		ext = ".yaml"
-	}
+// tempFile writes b to a new read-only temporary file for one command eval ({target} and
+// EVALGATE_TARGET, or EVALGATE_OPTIONS_FILE), named with ext, and returns it with what removes it once
+// the eval is done. Each eval has its own: a tool that edits its input (as root, or after a chmod), a
+// --fix linter, changes nothing another eval reads.
+func tempFile(ext string, b []byte) (name string, remove func(), err error) {
 	f, err := os.CreateTemp("", "evalgate-target-*"+ext)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	_, werr := f.Write(b)
 	if cerr := f.Close(); werr == nil {
@@ -76,23 +62,22 @@ func (ps *pageState) targetFile(kind string, b []byte) (string, error) {
 	}
 	if werr != nil {
 		os.Remove(f.Name())
-		return "", werr
+		return "", nil, werr
 	}
-	if ps.tmp == nil {
-		ps.tmp = map[string]string{}
+	return f.Name(), func() { os.Remove(f.Name()) }, nil
+}
+
+// targetExt is the extension of a target's file: the page's, so that a tool applies its Markdown (or
+// MDX) rules to it; YAML for the frontmatter.
+func (ps *pageState) targetExt(kind string) string {
+	if kind == docmeta.TargetFrontmatter {
+		return ".yaml"
 	}
-	ps.tmp[kind] = f.Name()
-	return f.Name(), nil
+	return filepath.Ext(ps.rel)
 }
 
 // release frees what the page's graders needed once the last one is done.
 func (ps *pageState) release() {
-	ps.tmpMu.Lock()
-	defer ps.tmpMu.Unlock()
-	for _, name := range ps.tmp {
-		os.Remove(name)
-	}
-	ps.tmp = nil
 	ps.src, ps.doc, ps.judged = nil, frontmatter.Document{}, judgedDoc{}
 	if ps.held != nil {
 		ps.held()
