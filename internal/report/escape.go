@@ -11,10 +11,11 @@ import (
 //
 //   - CR, LF and tab become \r, \n and \t, other C0 controls and DEL \xNN,
 //     invalid UTF-8 bytes \xNN;
-//   - U+0085, U+2028 and U+2029 (line breaks to some readers), the bidi
-//     controls U+061C, U+200E, U+200F, U+202A–U+202E and U+2066–U+2069, and
-//     the zero-width characters U+200B–U+200D, U+2060 and U+FEFF become
-//     \uNNNN (lowercase hex) wherever they are;
+//   - the C1 controls U+0080–U+009F (U+0085 a line break to some readers,
+//     U+009B and U+009D the starts of escape sequences to a terminal), U+2028
+//     and U+2029, the bidi controls U+061C, U+200E, U+200F, U+202A–U+202E and
+//     U+2066–U+2069, and the zero-width characters U+200B–U+200D, U+2060 and
+//     U+FEFF become \uNNNN (lowercase hex) wherever they are;
 //   - a white space character other than ASCII space at the start of s (in
 //     its leading run of white space) becomes \uNNNN too: the Actions runner
 //     strips all of Unicode's White_Space before it looks for "::", so
@@ -99,7 +100,8 @@ func needsEscapeUnicode(s string, i int, lead bool) bool {
 }
 
 // escapedRune reports whether OneLine writes the non-ASCII r as \uNNNN
-// wherever it is: U+0085, U+2028 and U+2029 (line breaks), the bidi controls
+// wherever it is: the C1 controls U+0080–U+009F (U+0085 a line break, U+009B
+// CSI and U+009D OSC to a terminal), U+2028 and U+2029 (line breaks), the bidi controls
 // (U+061C ARABIC LETTER MARK, U+200E, U+200F, the embeddings and overrides
 // U+202A–U+202E, the isolates U+2066–U+2069) and the zero-width characters
 // (U+200B–U+200D, U+2060 WORD JOINER, U+FEFF), which would make a report
@@ -107,7 +109,7 @@ func needsEscapeUnicode(s string, i int, lead bool) bool {
 func escapedRune(r rune) bool {
 	switch {
 	case r < 0x0600:
-		return r == 0x85
+		return r >= 0x80 && r <= 0x9f
 	case r < 0x2000:
 		return r == 0x061c
 	case r <= 0x206f:

@@ -51,9 +51,9 @@ var spaceCases = []escapeCase{
 	{0x3000, `\u3000`, "\u3000", "\u3000"},
 }
 
-// invisibleCases is every bidi control and zero-width character: escaped
-// everywhere, in every format.
-var invisibleCases = []escapeCase{
+// invisibleCases is every C1 control but U+0085 (a space, above), bidi
+// control and zero-width character: escaped everywhere, in every format.
+var invisibleCases = append(c1Cases(), []escapeCase{
 	{0x061c, `\u061c`, `\u061c`, `\u061c`},
 	{0x200b, `\u200b`, `\u200b`, `\u200b`},
 	{0x200c, `\u200c`, `\u200c`, `\u200c`},
@@ -71,6 +71,19 @@ var invisibleCases = []escapeCase{
 	{0x2068, `\u2068`, `\u2068`, `\u2068`},
 	{0x2069, `\u2069`, `\u2069`, `\u2069`},
 	{0xfeff, `\ufeff`, `\ufeff`, `\ufeff`},
+}...)
+
+// c1Cases are the C1 controls U+0080–U+009F but U+0085: a terminal may read U+009B as CSI and U+009D as
+// OSC, the starts of escape sequences.
+func c1Cases() []escapeCase {
+	var cs []escapeCase
+	for r := rune(0x80); r <= 0x9f; r++ {
+		if r != 0x85 {
+			e := fmt.Sprintf(`\u%04x`, r)
+			cs = append(cs, escapeCase{r, e, e, e})
+		}
+	}
+	return cs
 }
 
 func allEscapeCases() []escapeCase {
@@ -80,7 +93,7 @@ func allEscapeCases() []escapeCase {
 // rawForbidden reports whether r must never appear raw in a report line: a
 // line break, a C0 control or DEL, or a bidi or zero-width character.
 func rawForbidden(r rune) bool {
-	if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+	if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x2028 || r == 0x2029 {
 		return true
 	}
 	for _, c := range invisibleCases {

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -125,7 +124,7 @@ func WriteTerminal(w io.Writer, r *Report, opt TerminalOptions) error {
 	if r.Summary.Blocking > 0 {
 		summary = sgrRed
 	}
-	bw.WriteString(paint(sgrBold+";"+summary, escapeC1(guardLine(SummaryLine(r)))))
+	bw.WriteString(paint(sgrBold+";"+summary, guardLine(SummaryLine(r))))
 	bw.WriteByte('\n')
 	return bw.Flush()
 }
@@ -182,33 +181,13 @@ func tallyLine(tally map[string]int) string {
 }
 
 // termText is text from a page, a path, a fixture or a grader as the
-// terminal form writes it inside a line: escaped by OneLine (no ESC, line
-// break, bidi control or zero-width character is left raw), "##[" written
-// #\#[ as guardLine does, and the C1 controls escaped by escapeC1.
+// terminal form writes it inside a line: escaped by OneLine (no ESC, C1
+// control, line break, bidi control or zero-width character is left raw), and
+// "##[" written #\#[ as guardLine does.
 func termText(s string) string {
 	s = OneLine(s)
 	if strings.Contains(s, "##[") {
 		s = strings.ReplaceAll(s, "##[", `#\#[`)
 	}
-	return escapeC1(s)
-}
-
-// escapeC1 writes the C1 controls U+0080–U+009F as \u00NN. OneLine, made for
-// logs, escapes only U+0085 of them; a terminal may read U+009B as CSI and
-// U+009D as OSC, the starts of escape sequences, even encoded in UTF-8.
-func escapeC1(s string) string {
-	if !strings.Contains(s, "\xc2") { // U+0080–U+009F are 0xC2 0x80–0x9F in UTF-8
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r >= 0x80 && r <= 0x9f {
-			fmt.Fprintf(&b, `\u%04x`, r)
-		} else {
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
+	return s
 }

@@ -207,16 +207,18 @@ func TestSeenLine(t *testing.T) {
 	}
 }
 
-func TestEscapeC1(t *testing.T) {
+// TestTermTextC1: the C1 controls, which a terminal may read as the starts of escape sequences, are
+// written \u00NN; the characters around them are not.
+func TestTermTextC1(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"plain", "plain"},
 		{"ünï", "ünï"}, // U+00FC: 0xC3, not C1
 		{"a\u0080b\u009bc\u009fd", `a\u0080b\u009bc\u009fd`},
-		{"\u00a0x", "\u00a0x"}, // 0xC2 0xA0 is no control
+		{"x\u00a0y", "x\u00a0y"}, // 0xC2 0xA0 is no control
 	}
 	for _, tt := range tests {
-		if got := escapeC1(tt.in); got != tt.want {
-			t.Errorf("escapeC1(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := termText(tt.in); got != tt.want {
+			t.Errorf("termText(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
