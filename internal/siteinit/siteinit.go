@@ -17,6 +17,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/evalgate/evalgate/internal/repofs"
 	"github.com/evalgate/evalgate/internal/sitegen"
 )
@@ -207,7 +209,14 @@ func (s *Site) layout(root, dir string) {
 		s.Root = "."
 		// Docusaurus leaves out partials: _file.md and anything under _folder/.
 		s.Exclude = []string{"**/_*", "**/_*/**"}
-		for _, n := range s.instances(root, dir) {
+		folders := s.instances(root, dir)
+		if len(folders) > maxFolders {
+			// More folders than a config's globs should list (a config reads at most 1,000): the
+			// site's whole folder, and those beside it.
+			s.Pages = md("")
+			folders = slices.DeleteFunc(folders, func(n string) bool { return !strings.HasPrefix(n, "../") })
+		}
+		for _, n := range folders {
 			s.Pages = append(s.Pages, md(n)...)
 			if strings.HasPrefix(n, "../") {
 				s.Exclude = append(s.Exclude, escapeGlob(n)+"/**/_*", escapeGlob(n)+"/**/_*/**")
@@ -237,6 +246,9 @@ func (s *Site) layout(root, dir string) {
 		s.Pages = md("")
 	}
 }
+
+// maxFolders is how many folders of a Docusaurus site init names one by one, two globs each.
+const maxFolders = 100
 
 // defaultRoot is each generator's own content folder (Hugo's, sitegen.ReadHugo's default).
 var defaultRoot = map[string]string{"hugo": "content", "mkdocs": "docs", "starlight": "src/content/docs"}
@@ -302,15 +314,26 @@ func mkdocsDocsDir(root, dir string) string {
 		if !ok {
 			continue
 		}
-		// mkdocs.yml uses !!python tags the YAML reader refuses; docs_dir is a plain line.
+		// mkdocs.yml uses !!python tags the YAML reader refuses: docs_dir's line is read alone, its value
+		// as YAML ("user guide" quoted, a comment after it).
 		if m := docsDirLine.FindSubmatch(b); m != nil {
-			return strings.Trim(string(m[1]), `"'/ `)
+			var v struct {
+				Dir string `yaml:"docs_dir"`
+			}
+			if yaml.Unmarshal(m[0], &v) != nil { // not YAML (its name not UTF-8, say): the word as written
+				if f := strings.Fields(strings.TrimPrefix(string(m[0]), "docs_dir:")); len(f) > 0 {
+					v.Dir = strings.Trim(f[0], `"'`)
+				}
+			}
+			if dir := strings.Trim(v.Dir, "/ "); dir != "" {
+				return dir
+			}
 		}
 	}
 	return defaultRoot["mkdocs"]
 }
 
-var docsDirLine = regexp.MustCompile(`(?m)^docs_dir:\s*(\S+)`)
+var docsDirLine = regexp.MustCompile(`(?m)^docs_dir:[ \t]*[^\r\n]*`)
 
 // fenced matches a fenced code block.
 var fenced = regexp.MustCompile("(?ms)^[ \t]*(```|~~~).*?^[ \t]*(```|~~~)")

@@ -41,6 +41,28 @@ func TestConfigIsValid(t *testing.T) {
 	}
 }
 
+// TestManyFolders: a Docusaurus site with more top folders of Markdown than init lists one by one is
+// checked as a whole folder, and the config it writes is valid (501 folders made 1,002 globs, past the
+// 1,000 a config list holds).
+func TestManyFolders(t *testing.T) {
+	files := map[string]string{"docusaurus.config.js": "module.exports = {};\n"}
+	for i := range 501 {
+		files[fmt.Sprintf("f%03d/a.md", i)] = "# x\n"
+	}
+	root := testfs.Tree(t, files)
+	s, err := Detect(root, root, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, probs := config.Parse(s.Config(), ".evalgate.yaml", root)
+	if len(probs) > 0 {
+		t.Fatalf("faults %v", probs)
+	}
+	if want := []string{"**/*.md", "**/*.mdx"}; !slices.Equal(cfg.Pages.Include, want) {
+		t.Errorf("include %q, want %q", cfg.Pages.Include, want)
+	}
+}
+
 // TestConfigNamesStayText: the names init writes from the repository (the file that revealed the site,
 // the pages a frequent link target was seen on) are text in comments, whatever they hold: a newline in
 // one ended its comment, and what followed became config, a command eval say.
@@ -71,6 +93,9 @@ func TestDetect(t *testing.T) {
 		{map[string]string{"config/_default/hugo.toml": "contentDir = 'pages'\n"}, "hugo", "", "pages", "config/_default/hugo.toml"},
 		{map[string]string{"website/docusaurus.config.ts": "", "website/docs/a.mdx": ""}, "docusaurus", "website", ".", "website/docusaurus.config.ts"},
 		{map[string]string{"mkdocs.yaml": "docs_dir: 'src'\n"}, "mkdocs", "", "src", "mkdocs.yaml"},
+		// docs_dir's value is YAML: quoted with a space in it, or followed by a comment.
+		{map[string]string{"mkdocs.yml": "site_name: x\ndocs_dir: \"user guide\"\n"}, "mkdocs", "", "user guide", "mkdocs.yml"},
+		{map[string]string{"mkdocs.yml": "docs_dir: pages/ # the sources\nnav: !!python/name:x\n"}, "mkdocs", "", "pages", "mkdocs.yml"},
 		{map[string]string{"docs/astro.config.mjs": "import starlight from '@astrojs/starlight'"}, "starlight", "docs", "src/content/docs", "docs/astro.config.mjs"},
 		{map[string]string{"astro.config.mjs": "export default {}"}, "github", "", "", ""},
 		// A monorepo's site, one folder deeper; a folder of the root is looked at first.
