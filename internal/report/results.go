@@ -391,7 +391,10 @@ func (h *cursors) Pop() any {
 // itself. Evidence within its bounds, as most is, is walked once for all of it.
 func validResult(res *diag.Result) (size int) {
 	size = 200
-	res.Message = diag.BoundMessage(res.Message)
+	// The texts a page, a tool or a model may make any size (a finding's key holds its message, an ai
+	// eval's assertion is the page's), bounded as the message is.
+	res.Message, res.Key, res.Assertion, res.Code = diag.BoundMessage(res.Message), diag.BoundMessage(res.Key),
+		diag.BoundMessage(res.Assertion), diag.BoundMessage(res.Code)
 	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
 		&res.Message, &res.Key, &res.Assertion} {
 		*s = validUTF8(*s)

@@ -622,10 +622,13 @@ func TestResultsBoundMessage(t *testing.T) {
 	var rs Results
 	defer rs.Close()
 	long := "broken link \"" + strings.Repeat("é/", 100_000) + "\""
-	rs.Add(diag.Result{File: "a.md", Message: long}, diag.Result{File: "b.md", Message: "short"})
+	rs.Add(diag.Result{File: "a.md", Message: long, Key: long, Assertion: long, Code: long}, diag.Result{File: "b.md", Message: "short"})
 	got := rs.Slice()
-	if m := got[0].Message; len(m) > diag.MaxEvidenceString || !strings.HasSuffix(m, "…") || !utf8.ValidString(m) || !strings.HasPrefix(long, strings.TrimSuffix(m, "…")) {
-		t.Errorf("the long message: %d bytes, ends %q", len(m), m[max(0, len(m)-8):])
+	// So are a key (a finding's holds its message), an assertion and a code (a tool's).
+	for name, m := range map[string]string{"message": got[0].Message, "key": got[0].Key, "assertion": got[0].Assertion, "code": got[0].Code} {
+		if len(m) > diag.MaxEvidenceString || !strings.HasSuffix(m, "…") || !utf8.ValidString(m) || !strings.HasPrefix(long, strings.TrimSuffix(m, "…")) {
+			t.Errorf("the long %s: %d bytes, ends %q", name, len(m), m[max(0, len(m)-8):])
+		}
 	}
 	if got[1].Message != "short" {
 		t.Errorf("the short message became %q", got[1].Message)
