@@ -167,15 +167,19 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 			sel.pages = append(sel.pages, rel)
 		}
 	}
-	r.inScope = setOf(given)
-	if slices.Contains(given, r.cfg.Path) && r.cfg.Path != "" && !r.listing {
-		r.opts.Notice("evalgate: the config " + r.cfg.Path + " is among the files: checking everything")
-		return r.selectAll(ctx)
-	}
 	if !r.listing {
-		// A companion, an options file or a candidates file re-checks
-		// what reads it.
-		deps, err := r.dependents(ctx, given)
+		if notice, all := r.touchesAll(append(slices.Clone(given), files...)); all {
+			r.opts.Notice(notice)
+			return r.selectAll(ctx)
+		}
+	}
+	touched, linked := r.widen(ctx, given)
+	r.inScope = r.scopeOf(touched)
+	if !r.listing {
+		// A page reached through a symlink to a given file, a companion, an options file or a
+		// candidates file re-checks what reads it, as a change does.
+		sel.pages = append(sel.pages, r.linkedPages(linked)...)
+		deps, err := r.dependents(ctx, touched)
 		if err != nil {
 			return nil, err
 		}
@@ -264,33 +268,27 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		return r.selectAll(ctx)
 	}
 	touched := append(slices.Clone(ch.Changed), ch.Deleted...)
-	if name, ok := r.configTouched(touched); ok {
-		r.opts.Notice("evalgate: the change touches the config " + name + ": checking everything")
+	if _, ok := r.configTouched(touched); ok {
 		r.noticeCommandsChange(ctx, ch.BaseSHA)
+	}
+	if notice, all := r.touchesAll(touched); all {
+		r.opts.Notice(notice)
 		return r.selectAll(ctx)
 	}
-	for _, f := range touched {
-		if sitegen.Configures(r.root, f) {
-			r.opts.Notice("evalgate: the change touches " + f + ", a site config that sets where pages are served: checking every page's links")
-			return r.selectAll(ctx)
-		}
-	}
-	// A symlink whose target changed reads the new target: a page or a companion reached through one
-	// changed with it, and a run that missed it passed what --all failed.
-	linked := r.symlinksTo(ctx, touched)
-	touched = append(touched, linked...)
+	touched, linked := r.widen(ctx, touched)
 	r.rep.Scope.Mode = report.ScopeChanged
 	r.rep.Scope.Base = ch.BaseSHA
-	r.inScope = setOf(touched)
+	r.inScope = r.scopeOf(touched)
 	sel := &selection{}
 	cache := r.cacheDir()
-	for _, f := range append(slices.Clone(ch.Changed), linked...) {
+	for _, f := range ch.Changed {
 		// Nothing in the judge cache folder is a candidate, changed or not (README "Which files are
 		// checked"): a change there blocked on a file that --all leaves alone.
 		if r.pagesM.Match(f) && !under(cache, f) {
 			sel.pages = append(sel.pages, f)
 		}
 	}
+	sel.pages = append(sel.pages, r.linkedPages(linked)...)
 	if !r.listing {
 		deps, err := r.dependents(ctx, touched)
 		if err != nil {
@@ -299,6 +297,104 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 		sel.pages = append(sel.pages, deps...)
 	}
 	return sel, nil
+}
+
+// touchesAll reports whether files (changed, or given as PATHs) touch what every result depends on, so
+// that the run checks everything, and the notice that says so: the config (or the file a symlinked
+// config leads to), a site config that sets where pages are served, the baseline the run applies.
+func (r *run) touchesAll(files []string) (notice string, all bool) {
+	if name, ok := r.configTouched(files); ok {
+		return "evalgate: the change touches the config " + name + ": checking everything", true
+	}
+	for _, f := range files {
+		if sitegen.Configures(r.root, f) {
+			return "evalgate: the change touches " + f + ", a site config that sets where pages are served: checking every page's links", true
+		}
+	}
+	if _, rel, _, err := r.baselineFile(); err == nil && !r.opts.NoBaseline && slices.Contains(files, rel) {
+		return "evalgate: the change touches the baseline " + rel + ", which decides what blocks: checking everything", true
+	}
+	return "", false
+}
+
+// widen adds to touched what changes with it (README "Which files are checked"), for a change and for
+// PATH arguments alike, and returns the symlinks among them: a symlink whose target is touched reads the
+// new target, so a page or a companion reached through one changed with it; and a JSON or YAML file that
+// names a touched file (a schema's $ref), a level at a time, counts as touched too, so that a page
+// whose schema reaches a changed file is checked again.
+func (r *run) widen(ctx context.Context, touched []string) (all, linked []string) {
+	linked = r.symlinksTo(ctx, touched)
+	all = append(slices.Clone(touched), linked...)
+	seen := setOf(all)
+	next := all
+	for range maxRefDepth {
+		var needles []string
+		for _, f := range next {
+			needles = append(needles, path.Base(f))
+		}
+		next = nil
+		for _, f := range r.dataMentioning(ctx, needles) {
+			if !seen(f) {
+				next = append(next, f)
+			}
+		}
+		if len(next) == 0 {
+			break
+		}
+		all = append(all, next...)
+		seen = setOf(all)
+	}
+	return all, linked
+}
+
+// maxRefDepth is how many levels of files naming touched files widen follows: a chain of schemas
+// longer than that is checked only as far.
+const maxRefDepth = 8
+
+// dataMentioning returns the JSON and YAML files of the repository, pages aside, whose text holds one of
+// the needles (git grep where git works, else a read of each, at most 1 MiB of it); with more than
+// maxNeedles needles, none: a change that large checks what it names and no more through this.
+func (r *run) dataMentioning(ctx context.Context, needles []string) []string {
+	if len(needles) == 0 || len(needles) > maxNeedles || !r.isRepo {
+		return nil
+	}
+	args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
+	for _, n := range needles {
+		args = append(args, "-e", n)
+	}
+	out, err := gitCommand(ctx, r.root, append(args, "--", "*.json", "*.yaml", "*.yml")...).Output()
+	if err != nil {
+		return nil // 1: no match
+	}
+	var files []string
+	for _, f := range strings.Split(string(out), "\x00") {
+		if f != "" && !r.pagesM.Match(f) && !repofs.InGit(f) {
+			files = append(files, f)
+		}
+	}
+	return files
+}
+
+// scopeOf is the scope of a run that checks touched: results about those files are reported; and when
+// one is an EvalCase fixture or candidates file (added, changed or deleted), results about every one of
+// them, as an id taken away or repeated in one makes faults in another (unknown_case, duplicate_id).
+func (r *run) scopeOf(touched []string) func(string) bool {
+	if slices.ContainsFunc(touched, r.fx.evalCaseFile) {
+		touched = append(append(slices.Clone(touched), r.fx.cases...), r.fx.candidates...)
+	}
+	return setOf(touched)
+}
+
+// linkedPages are the selected pages among the symlinks widen found.
+func (r *run) linkedPages(linked []string) []string {
+	var pages []string
+	cache := r.cacheDir()
+	for _, f := range linked {
+		if r.pagesM.Match(f) && !under(cache, f) {
+			pages = append(pages, f)
+		}
+	}
+	return pages
 }
 
 // configTouched reports whether a change touches the config that applies, and names it: the config
@@ -386,6 +482,14 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 			}
 		}
 	}
+	// A changed reviews file decides the human evals of the pages it names.
+	if _, rel := r.reviewsFile(); set[rel] {
+		for key := range r.reviews {
+			if r.pagesM.Match(key[0]) {
+				candidates = append(candidates, key[0])
+			}
+		}
+	}
 	slices.Sort(candidates)
 	candidates = slices.Compact(candidates)
 	var deps []string
@@ -400,8 +504,13 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		if (root == nil || root.Kind != frontmatter.Map) && len(byPath) == 0 {
 			continue
 		}
+		if _, rel := r.reviewsFile(); set[rel] && r.namesReviewed(page) {
+			deps = append(deps, page)
+			continue
+		}
 		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog, byPath)) {
-			if set[ref] {
+			// A companion reached through a symlinked folder (docs/data -> ../specs) is its target.
+			if real := r.realRel(ref); set[ref] || real != "" && set[real] {
 				deps = append(deps, page)
 				r.companionOf[ref] = true
 				break
@@ -409,6 +518,29 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 	}
 	return deps, nil
+}
+
+// namesReviewed reports whether the reviews file names page.
+func (r *run) namesReviewed(page string) bool {
+	for key := range r.reviews {
+		if key[0] == page {
+			return true
+		}
+	}
+	return false
+}
+
+// realRel is the repository path the repository path ref leads to through symlinks, "" when it leads
+// nowhere inside the repository or is ref itself.
+func (r *run) realRel(ref string) string {
+	real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(ref)))
+	if err != nil {
+		return ""
+	}
+	if rel, ok := relSlash(r.root, real); ok && rel != ref {
+		return rel
+	}
+	return ""
 }
 
 // configNeedles returns the ids of config evals and the names of suites that
@@ -560,7 +692,9 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 }
 
 func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
-	args := []string{"grep", "-l", "-z", "-I", "-F", "--untracked"}
+	// -a: a page that .gitattributes marks -diff or binary (generated reference pages often are) is
+	// searched as text; git grep -I passed it over, and its companion's change re-checked nothing.
+	args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
 	for _, n := range needles {
 		args = append(args, "-e", n)
 	}
@@ -705,6 +839,14 @@ type fixtures struct {
 	cases      []string // every fixture evalcase.include selects
 	candidates []string // every candidates file evalcase.candidates selects
 	jev        []jev.Entry
+	casesM     *matcher // evalcase.include and evalcase.candidates, for files that are gone too
+	candM      *matcher
+}
+
+// evalCaseFile reports whether file is, or was, an EvalCase fixture or candidates file: one the config's
+// globs select, whether or not it is there.
+func (fx *fixtures) evalCaseFile(file string) bool {
+	return fx.casesM != nil && (fx.casesM.Match(file) || fx.candM.Match(file))
 }
 
 // selectFixtures lists the selected EvalCase fixtures and candidates files
@@ -718,13 +860,13 @@ func (r *run) selectFixtures(ctx context.Context) (*fixtures, error) {
 		if err != nil {
 			return nil, err
 		}
-		casesM := &matcher{prefix: r.cfgPrefix(), include: ec.Include}
-		candM := &matcher{prefix: r.cfgPrefix(), include: ec.Candidates}
+		fx.casesM = &matcher{prefix: r.cfgPrefix(), include: ec.Include}
+		fx.candM = &matcher{prefix: r.cfgPrefix(), include: ec.Candidates}
 		for _, f := range files {
 			switch {
-			case casesM.Match(f):
+			case fx.casesM.Match(f):
 				fx.cases = append(fx.cases, f)
-			case candM.Match(f):
+			case fx.candM.Match(f):
 				fx.candidates = append(fx.candidates, f)
 			}
 		}

@@ -169,7 +169,10 @@ func envURLUserinfo(s string) []string {
 // the never-passed and the credential-named variables, which git's local commands need not and a process
 // of the same user could read from a running git's /proc/PID/environ. Of the GIT_CONFIG unit only the
 // settings local commands read are kept (gitLocalSetting: safe.directory, core.*), renumbered; an
-// http.extraheader or a url.insteadOf there may carry the workflow's token. The order of env is kept.
+// http.extraheader or a url.insteadOf there may carry the workflow's token. GIT_DIR, GIT_WORK_TREE and
+// GIT_COMMON_DIR are left out too: evalgate's repository is the folder that holds .git, found without git
+// (README "Which files are checked"), and its git commands run there; one of them pointing at another
+// repository made git answer for that one, and a --base run checked nothing. The order of env is kept.
 func GitEnv(env []string) []string {
 	out := make([]string, 0, len(env))
 	unit := map[string]string{}
@@ -183,7 +186,7 @@ func GitEnv(env []string) []string {
 			if at < 0 {
 				at = len(out)
 			}
-		case !(envpolicy.NeverPassed(name) || envpolicy.Credential(name)):
+		case !(envpolicy.NeverPassed(name) || envpolicy.Credential(name) || gitLocation(name)):
 			out = append(out, kv)
 		}
 	}
@@ -191,6 +194,16 @@ func GitEnv(env []string) []string {
 		return out
 	}
 	return slices.Insert(out, at, gitLocalUnit(unit)...)
+}
+
+// gitLocation says whether the variable name tells git where a repository is, rather than letting it find
+// the repository from its working directory.
+func gitLocation(name string) bool {
+	switch strings.ToUpper(name) {
+	case "GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR":
+		return true
+	}
+	return false
 }
 
 // gitLocalSetting says whether a git setting passed in the environment reaches evalgate's own git commands.
