@@ -165,9 +165,11 @@ func envURLUserinfo(s string) []string {
 	}
 }
 
-// GitEnv returns the environment for evalgate's own git commands from env (e.g. os.Environ()): env without
-// the never-passed and the credential-named variables, which git's local commands need not and a process
-// of the same user could read from a running git's /proc/PID/environ. Of the GIT_CONFIG unit only the
+// GitEnv returns the environment for evalgate's own git commands from env (e.g. os.Environ()): only what
+// git's local commands read (gitReads: PATH, HOME, the locale, TMPDIR, GIT_* and the like), none of the
+// never-passed or credential-named variables. The rest is left out, whatever its name: a process of the
+// same user can read a running git's /proc/PID/environ, and a judge's key may be in any variable
+// (api-key-env: OPENAI_SK). Of the GIT_CONFIG unit only the
 // settings local commands read are kept (gitLocalSetting: safe.directory, core.*), renumbered; an
 // http.extraheader or a url.insteadOf there may carry the workflow's token. GIT_DIR, GIT_WORK_TREE and
 // GIT_COMMON_DIR are left out too: evalgate's repository is the folder that holds .git, found without git
@@ -186,7 +188,7 @@ func GitEnv(env []string) []string {
 			if at < 0 {
 				at = len(out)
 			}
-		case !(envpolicy.NeverPassed(name) || envpolicy.Credential(name) || gitLocation(name)):
+		case gitReads(name) && !(envpolicy.NeverPassed(name) || envpolicy.Credential(name) || gitLocation(name)):
 			out = append(out, kv)
 		}
 	}
@@ -194,6 +196,18 @@ func GitEnv(env []string) []string {
 		return out
 	}
 	return slices.Insert(out, at, gitLocalUnit(unit)...)
+}
+
+// gitReads says whether git's local commands may read the variable name: the system's (PATH, HOME, the
+// user, the locale, the time zone, the temporary folder, the terminal, Windows' own) and git's (GIT_*).
+func gitReads(name string) bool {
+	up := strings.ToUpper(name)
+	switch up {
+	case "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TERM", "XDG_CONFIG_HOME",
+		"SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP":
+		return true
+	}
+	return strings.HasPrefix(up, "LC_") || strings.HasPrefix(up, "GIT_")
 }
 
 // gitLocation says whether the variable name tells git where a repository is, rather than letting it find
