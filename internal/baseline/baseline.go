@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"iter"
 	"slices"
+	"strings"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
@@ -44,7 +45,21 @@ type File struct {
 	Version int     `json:"version"`
 	Entries []Entry `json:"entries"`
 
-	undecided map[string]bool // of a built file: the files of which some result reached no verdict (Keep)
+	undecided map[evalOf]bool // of a built file: the evals of which some result reached no verdict (Keep)
+}
+
+// evalOf names what one eval's results share in a baseline: their file and their rule's group (rule
+// names the results of one grader or eval: tool:links for tool:links/broken_link, eval/ID for an eval
+// judged or run). An entry's eval that reached no verdict in a run cannot tell whether the entry's fails
+// are gone; the other evals of the file can.
+type evalOf struct{ file, group string }
+
+// group is a rule's group: a tool's name (tool:links of tool:links/broken_link), else the rule.
+func group(rule string) string {
+	if name, _, ok := strings.Cut(rule, "/"); ok && strings.HasPrefix(rule, "tool:") {
+		return name
+	}
+	return rule
 }
 
 // Fingerprint names a result for the baseline: the same for the same
@@ -125,9 +140,9 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 	for res := range results {
 		if undecided(res) {
 			if f.undecided == nil {
-				f.undecided = map[string]bool{}
+				f.undecided = map[evalOf]bool{}
 			}
-			f.undecided[res.File] = true
+			f.undecided[evalOf{res.File, group(rule(res))}] = true
 		}
 		if res.Outcome != diag.Fail {
 			continue
@@ -163,22 +178,23 @@ type Marker struct {
 	entries   []Entry
 	left      map[string]int
 	fp        Fingerprint
-	undecided map[string]bool // files of which some result reached no verdict
+	rule      func(*diag.Result) string
+	undecided map[evalOf]bool // evals of which some result reached no verdict
 }
 
-// Marker starts marking results against f.
-func (f *File) Marker(fp Fingerprint) *Marker {
+// Marker starts marking results against f; fp and rule are what Build was given.
+func (f *File) Marker(fp Fingerprint, rule func(*diag.Result) string) *Marker {
 	left := make(map[string]int, len(f.Entries))
 	for _, e := range f.Entries {
 		left[e.Fingerprint] += e.Count
 	}
-	return &Marker{entries: f.Entries, left: left, fp: fp, undecided: map[string]bool{}}
+	return &Marker{entries: f.Entries, left: left, fp: fp, rule: rule, undecided: map[evalOf]bool{}}
 }
 
 // Mark marks res when the baseline accepts it.
 func (m *Marker) Mark(res *diag.Result) {
 	if undecided(res) {
-		m.undecided[res.File] = true
+		m.undecided[evalOf{res.File, group(m.rule(res))}] = true
 	}
 	if res.Outcome != diag.Fail {
 		return
@@ -196,12 +212,12 @@ func undecided(res *diag.Result) bool {
 }
 
 // Fixed is how many of the baseline's entries no longer occur: no fail marked so far had its
-// fingerprint, and every result of its file reached a verdict. Where one did not (a judge not asked, an
-// error, a skip), the run cannot tell whether the file's known fails are gone.
+// fingerprint, and every result of its eval (its file and rule's group) reached a verdict. Where one did
+// not (a judge not asked, an error, a skip), the run cannot tell whether the eval's known fails are gone.
 func (m *Marker) Fixed() int {
 	fixed := 0
 	for _, e := range m.entries {
-		if !m.undecided[e.File] && m.left[e.Fingerprint] >= e.Count {
+		if !m.undecided[evalOf{e.File, group(e.Rule)}] && m.left[e.Fingerprint] >= e.Count {
 			m.left[e.Fingerprint] -= e.Count // an entry written twice is counted once for each
 			fixed++
 		}
@@ -217,17 +233,17 @@ func Fixed(n int) string {
 	return fmt.Sprintf("evalgate: %d baseline entries no longer occur (fixed)", n)
 }
 
-// Keep adds to a built f the entries of old for the files of which some result reached no verdict in the
-// run f was built from (a judge not asked, an error, a skip): the run cannot tell whether their known
-// fails are gone, so re-baselining without a judge's key does not drop its fails. Of a fingerprint in
-// both, the larger count is kept.
+// Keep adds to a built f the entries of old for the evals (file and rule's group) of which some result
+// reached no verdict in the run f was built from (a judge not asked, an error, a skip): the run cannot
+// tell whether their known fails are gone, so re-baselining without a judge's key does not drop its
+// fails. Of a fingerprint in both, the larger count is kept.
 func (f *File) Keep(old *File) {
 	index := make(map[string]int, len(f.Entries))
 	for i, e := range f.Entries {
 		index[e.Fingerprint] = i
 	}
 	for _, e := range old.Entries {
-		if !f.undecided[e.File] {
+		if !f.undecided[evalOf{e.File, group(e.Rule)}] {
 			continue
 		}
 		if i, ok := index[e.Fingerprint]; ok {

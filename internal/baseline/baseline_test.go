@@ -12,7 +12,14 @@ import (
 // fingerprint.
 func fp(r *diag.Result) string { return r.File + "|" + r.Key }
 
-func rule(r *diag.Result) string { return "tool:x/" + r.Code }
+// rule is a test's stand-in for the SARIF rule: an ai eval's results (key "ai") share eval/ai, a tool's
+// are tool:x/CODE.
+func rule(r *diag.Result) string {
+	if r.Key == "ai" {
+		return "eval/ai"
+	}
+	return "tool:x/" + r.Code
+}
 
 // each yields the results in rs, in order.
 func each(rs []diag.Result) iter.Seq[*diag.Result] {
@@ -35,7 +42,7 @@ func fail(file, key string) diag.Result {
 // its fails does and its file reached a verdict throughout.
 func TestBuildAndMark(t *testing.T) {
 	results := []diag.Result{
-		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"),
+		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"), fail("f.md", "k"),
 		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
 		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
 	}
@@ -44,23 +51,25 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range f.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1,f.md f.md|k 1"; strings.Join(got, ",") != want {
 		t.Fatalf("entries %q, want %q", got, want)
 	}
 
 	// Later: one b.md occurrence fixed (the entry still occurs), a new fail in c.md, d.md's fixed, e.md's
-	// not seen because its judge was not asked: only d.md's entry no longer occurs.
+	// tool not run (an error), f.md's fixed while an ai eval of the page waits for its judge: the entries
+	// of d.md and f.md no longer occur; e.md's tool cannot tell.
 	later := []diag.Result{fail("a.md", "k"), fail("b.md", "k"), fail("c.md", "k"),
 		{File: "b.md", Key: "k", Outcome: diag.Error}, {File: "d.md", Key: "p", Outcome: diag.Pass},
-		{File: "e.md", Key: "k", Outcome: diag.Pending, Code: "judge_unavailable"}}
-	m := f.Marker(fp)
+		{File: "e.md", Key: "k", Outcome: diag.Error, Code: "too_large"},
+		{File: "f.md", Key: "ai", Outcome: diag.Pending, Code: "judge_unavailable"}}
+	m := f.Marker(fp, rule)
 	for res := range each(later) {
 		m.Mark(res)
 	}
-	if fixed := m.Fixed(); fixed != 1 {
-		t.Errorf("fixed = %d, want 1 (d.md's entry)", fixed)
+	if fixed := m.Fixed(); fixed != 2 {
+		t.Errorf("fixed = %d, want 2 (d.md's and f.md's entries)", fixed)
 	}
-	for i, want := range []bool{true, true, false, false, false, false} {
+	for i, want := range []bool{true, true, false, false, false, false, false} {
 		if later[i].Baselined != want {
 			t.Errorf("result %d (%s, %s) baselined = %v, want %v", i, later[i].File, later[i].Outcome, later[i].Baselined, want)
 		}
@@ -69,8 +78,8 @@ func TestBuildAndMark(t *testing.T) {
 		t.Error("a baselined fail blocks")
 	}
 
-	// Re-baselined from the later run: e.md's entry is kept, as its judge was not asked; d.md's is
-	// dropped; of b.md, undecided, the larger count stays.
+	// Re-baselined from the later run: e.md's entry is kept, as its tool did not run; d.md's and f.md's
+	// are dropped; of b.md, undecided, the larger count stays.
 	again := Build(each(later), fp, rule)
 	again.Keep(f)
 	got = got[:0]

@@ -88,7 +88,7 @@ func (r *run) finishWith(b *baseline.File) {
 		r.finish()
 		return
 	}
-	m := b.Marker(report.Fingerprint)
+	m := b.Marker(report.Fingerprint, report.RuleID)
 	r.rep.Baseline = true
 	r.rep.Finish(r.opts.FailOn, r.start, m.Mark)
 	// validate grades nothing: the fails of graders it did not run are not gone.

@@ -133,7 +133,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	marker := bl.Marker(report.Fingerprint)
+	marker := bl.Marker(report.Fingerprint, report.RuleID)
 	m.Finish(o.FailOn, start, func(res *diag.Result) {
 		res.Baselined = false
 		marker.Mark(res)
