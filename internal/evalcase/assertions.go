@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // input is what an assertion reads: the case's fields and the candidate.
@@ -140,6 +141,7 @@ const maxMatchEvidence = 200
 func runForbidden(in *input, raw []byte) verdict {
 	p := forbiddenCache.getBytes(raw)
 	var v verdict
+	var work int64 // steps at worst of the patterns matched so far: compiled instructions times bytes
 	for i, pat := range p.Patterns {
 		if i > 0 && (i+1)*len(in.text) > max(len(in.text), forbiddenWorkLimit) {
 			v.unchecked = fmt.Sprintf("%d of %d forbidden patterns were not checked: matching them against %d bytes of candidate is over the work limit",
@@ -152,6 +154,15 @@ func runForbidden(in *input, raw []byte) verdict {
 		}
 		if !e.pre.may(in.text) {
 			continue
+		}
+		// Go's regexp cannot be stopped once it runs: (?:.?){1000}Z on a 2 MB candidate took 36 s. The
+		// patterns are held to shape.MatchBudget together, as a tool:contains pattern is (README "Limits").
+		if _, literal := e.re.LiteralPrefix(); !literal {
+			if work += int64(shape.Insts(e.re)) * int64(len(in.text)); work > shape.MatchBudget {
+				v.unchecked = fmt.Sprintf("%d of %d forbidden patterns were not checked: matching them against %d bytes of candidate is over the work limit (their compiled instructions times its bytes past %d)",
+					len(p.Patterns)-i, len(p.Patterns), len(in.text), int64(shape.MatchBudget))
+				break
+			}
 		}
 		m := e.re.FindStringIndex(in.text)
 		if m == nil {

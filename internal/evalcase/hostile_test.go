@@ -202,3 +202,31 @@ func TestManyRequiredTokens(t *testing.T) {
 		t.Errorf("%s %s: %s", r.Outcome, r.Code, r.Message)
 	}
 }
+
+// TestPatternWorkBounded: a forbidden pattern, or a custom placeholder pattern, whose compiled
+// instructions times the text's bytes pass the match budget is not run: the assertion says what it did
+// not check, and the case is too_large. (?:.?){1000}Z on a 2 MB candidate took 36 s, past any signal.
+func TestPatternWorkBounded(t *testing.T) {
+	text := strings.Repeat("a", 2<<20) + "Z"
+	v := runForbidden(&input{text: text}, []byte(`{"patterns": ["TODO", "(?:.?){1000}Z"]}`))
+	if !strings.Contains(v.unchecked, "1 of 2 forbidden patterns were not checked") || v.failed() {
+		t.Errorf("forbidden_renderings: unchecked %q, failed %v", v.unchecked, v.failed())
+	}
+	if r := assertionResult("forbidden_renderings", diag.SeverityError, v, "f.jsonl", 1, "a.b"); r.Outcome != diag.Error || r.Code != "too_large" {
+		t.Errorf("forbidden_renderings: %s %s", r.Outcome, r.Code)
+	}
+	params := []byte(`{"syntax": "printf", "patterns": ["(?:.?){1000}Z"]}`)
+	for name, run := range map[string]func(*input, []byte) verdict{"placeholder_integrity": runPlaceholders, "number_fidelity": runNumbers} {
+		in := &input{source: "a Z", text: text, placeholder: ptr(decodePlaceholderParams(params))}
+		v := run(in, params)
+		if !strings.Contains(v.unchecked, "custom pattern") || v.failed() {
+			t.Errorf("%s: unchecked %q, failed %v", name, v.unchecked, v.failed())
+		}
+	}
+	// An ordinary pattern on the same text is matched.
+	if v := runForbidden(&input{text: text}, []byte(`{"patterns": ["a+Z$"]}`)); v.unchecked != "" || !v.failed() {
+		t.Errorf("an ordinary pattern: unchecked %q, failed %v", v.unchecked, v.failed())
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/evalgate/evalgate/internal/diag"
+	"github.com/evalgate/evalgate/internal/shape"
 )
 
 // token is one placeholder occurrence in a text.
@@ -194,6 +195,19 @@ func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit
 
 // tooManyTokens is the verdict of an assertion that did not compare a text
 // holding more than MaxTokens of what it counts: error too_large.
+// customWork refuses a custom placeholder pattern that would take more than shape.MatchBudget steps at
+// worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs,
+// and (?:.?){1000}Z on a 2 MB candidate took 36 s.
+func customWork(in *input, custom *regexp.Regexp) (verdict, bool) {
+	if custom == nil {
+		return verdict{}, false
+	}
+	if err := shape.MatchWork(custom, len(in.source)+len(in.text)); err != nil {
+		return verdict{unchecked: "the placeholders were not checked: the custom pattern: " + strings.TrimPrefix(err.Error(), shape.ErrTooMuchWork.Error()+": ")}, true
+	}
+	return verdict{}, false
+}
+
 func tooManyTokens(what, where string) verdict {
 	return verdict{unchecked: fmt.Sprintf("the %s holds more than 10,000 %s; evalgate compares at most 10,000", where, what)}
 }
@@ -275,6 +289,9 @@ func runPlaceholders(in *input, raw []byte) verdict {
 	custom, err := customPattern(p.Patterns)
 	if err != nil {
 		panic(err) // validated before it is graded
+	}
+	if v, over := customWork(in, custom); over {
+		return v
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder
 	exp, over := in.tokens(0, p.Syntax, custom)
