@@ -157,12 +157,10 @@ func runForbidden(in *input, raw []byte) verdict {
 		}
 		// Go's regexp cannot be stopped once it runs: (?:.?){1000}Z on a 2 MB candidate took 36 s. The
 		// patterns are held to shape.MatchBudget together, as a tool:contains pattern is (README "Limits").
-		if _, literal := e.re.LiteralPrefix(); !literal {
-			if work += int64(shape.Insts(e.re)) * int64(len(in.text)); work > shape.MatchBudget {
-				v.unchecked = fmt.Sprintf("%d of %d forbidden patterns were not checked: matching them against %d bytes of candidate is over the work limit (their compiled instructions times its bytes past %d)",
-					len(p.Patterns)-i, len(p.Patterns), len(in.text), int64(shape.MatchBudget))
-				break
-			}
+		if work += int64(e.insts) * int64(len(in.text)); work > shape.MatchBudget {
+			v.unchecked = fmt.Sprintf("%d of %d forbidden patterns were not checked: matching them against %d bytes of candidate is over the work limit (their compiled instructions times its bytes past %d)",
+				len(p.Patterns)-i, len(p.Patterns), len(in.text), int64(shape.MatchBudget))
+			break
 		}
 		m := e.re.FindStringIndex(in.text)
 		if m == nil {

@@ -243,7 +243,7 @@ func runNumbers(in *input, _ []byte) verdict {
 	if in.placeholder != nil {
 		syntax = in.placeholder.Syntax
 		re, _ = customPattern(in.placeholder.Patterns) // validated before it is graded
-		if v, over := customWork(in, re); over {
+		if v, over := customWork(in, in.placeholder.Patterns); over {
 			return v
 		}
 	}

@@ -198,12 +198,14 @@ func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit
 // customWork refuses a custom placeholder pattern that would take more than shape.MatchBudget steps at
 // worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs,
 // and (?:.?){1000}Z on a 2 MB candidate took 36 s.
-func customWork(in *input, custom *regexp.Regexp) (verdict, bool) {
-	if custom == nil {
+func customWork(in *input, patterns []string) (verdict, bool) {
+	if len(patterns) == 0 {
 		return verdict{}, false
 	}
-	if err := shape.MatchWork(custom, len(in.source)+len(in.text)); err != nil {
-		return verdict{unchecked: "the placeholders were not checked: the custom pattern: " + strings.TrimPrefix(err.Error(), shape.ErrTooMuchWork.Error()+": ")}, true
+	n := len(in.source) + len(in.text)
+	if work := int64(lookupPattern(customJoin(patterns)).insts) * int64(n); work > shape.MatchBudget {
+		return verdict{unchecked: fmt.Sprintf("the placeholders were not checked: the custom pattern over %d bytes of source and candidate is %d steps at worst, past the %d allowed",
+			n, work, int64(shape.MatchBudget))}, true
 	}
 	return verdict{}, false
 }
@@ -273,15 +275,20 @@ func customPattern(patterns []string) (*regexp.Regexp, error) {
 	if len(patterns) == 0 {
 		return nil, nil
 	}
-	parts := make([]string, len(patterns))
-	for i, p := range patterns {
-		parts[i] = "(?:" + p + ")"
-	}
-	re, p := compilePattern(strings.Join(parts, "|"))
+	re, p := compilePattern(customJoin(patterns))
 	if p != nil {
 		return nil, errors.New(p.msg)
 	}
 	return re, nil
+}
+
+// customJoin is the one pattern customPattern compiles.
+func customJoin(patterns []string) string {
+	parts := make([]string, len(patterns))
+	for i, p := range patterns {
+		parts[i] = "(?:" + p + ")"
+	}
+	return strings.Join(parts, "|")
 }
 
 func runPlaceholders(in *input, raw []byte) verdict {
@@ -290,7 +297,7 @@ func runPlaceholders(in *input, raw []byte) verdict {
 	if err != nil {
 		panic(err) // validated before it is graded
 	}
-	if v, over := customWork(in, custom); over {
+	if v, over := customWork(in, p.Patterns); over {
 		return v
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder

@@ -595,9 +595,10 @@ func (fs *faults) param(p *Param, n *frontmatter.Node, path []string) {
 }
 
 type patternEntry struct {
-	re  *regexp.Regexp
-	pre prefilter // what a text must hold to match re
-	err *problem
+	re    *regexp.Regexp
+	pre   prefilter // what a text must hold to match re
+	err   *problem
+	insts int // re's compiled instructions, what a match costs at worst per byte; 0 for a literal
 }
 
 // compilePattern compiles an RE2 pattern of params.patterns.
@@ -619,6 +620,9 @@ var patterns = newMemo(1024, func(s string) (e patternEntry) {
 		e.err = problemf("invalid_value", "pattern %s can match the empty string, so it matches where there is no text", quote(s))
 	default:
 		e.re, e.pre = re, prefilterOf(s)
+		if _, literal := re.LiteralPrefix(); !literal {
+			e.insts = shape.Insts(re)
+		}
 	}
 	return e
 })
