@@ -576,7 +576,7 @@ func (r *run) toolFindings(ctx context.Context, res diag.Result, ev *docmeta.Eva
 		if code == "" {
 			code = "finding"
 		}
-		msg := diag.BoundMessage(f.Message) // the key holds it whole
+		msg := f.Message
 		if msg == "" {
 			msg = code
 		}

@@ -3,10 +3,13 @@ package report
 import (
 	"bufio"
 	"container/heap"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"io"
 	"iter"
 	"os"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 )
@@ -386,14 +389,30 @@ func (h *cursors) Pop() any {
 	return c
 }
 
+// boundKey is a result's key cut as a message is, when it is longer, and ended by the SHA-256 of the
+// whole (its first 16 bytes, in hex): the key is the finding's identity in its fingerprint (SARIF's
+// evalgate/v1, the baseline's), and two findings whose messages differ only past the cut stay two.
+func boundKey(k string) string {
+	if len(k) <= diag.MaxEvidenceString {
+		return k
+	}
+	sum := sha256.Sum256([]byte(k))
+	tail := "… sha256:" + hex.EncodeToString(sum[:16])
+	cut := diag.MaxEvidenceString - len(tail)
+	for cut > 0 && !utf8.RuneStart(k[cut]) {
+		cut--
+	}
+	return k[:cut] + tail
+}
+
 // validResult bounds res's evidence and message (README "Evidence"), replaces every invalid byte of its text with
 // U+FFFD, and returns an estimate of the memory res holds: its strings and evidence, and the struct
 // itself. Evidence within its bounds, as most is, is walked once for all of it.
 func validResult(res *diag.Result) (size int) {
 	size = 200
 	// The texts a page, a tool or a model may make any size (a finding's key holds its message, an ai
-	// eval's assertion is the page's), bounded as the message is.
-	res.Message, res.Key, res.Assertion, res.Code = diag.BoundMessage(res.Message), diag.BoundMessage(res.Key),
+	// eval's assertion is the page's), bounded as the message is; a key keeps a hash of what it lost.
+	res.Message, res.Key, res.Assertion, res.Code = diag.BoundMessage(res.Message), boundKey(res.Key),
 		diag.BoundMessage(res.Assertion), diag.BoundMessage(res.Code)
 	for _, s := range []*string{&res.File, &res.Check, &res.CaseID, &res.Grader, &res.Type, &res.Code,
 		&res.Message, &res.Key, &res.Assertion} {

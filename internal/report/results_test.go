@@ -624,8 +624,15 @@ func TestResultsBoundMessage(t *testing.T) {
 	long := "broken link \"" + strings.Repeat("é/", 100_000) + "\""
 	rs.Add(diag.Result{File: "a.md", Message: long, Key: long, Assertion: long, Code: long}, diag.Result{File: "b.md", Message: "short"})
 	got := rs.Slice()
-	// So are a key (a finding's holds its message), an assertion and a code (a tool's).
-	for name, m := range map[string]string{"message": got[0].Message, "key": got[0].Key, "assertion": got[0].Assertion, "code": got[0].Code} {
+	// So are an assertion and a code (a tool's), and a key (a finding's holds its message), which ends with
+	// a hash of the whole: two keys alike in their first 4 KiB stay two.
+	var other Results
+	defer other.Close()
+	other.Add(diag.Result{File: "a.md", Key: long + "!"})
+	if k, k2 := got[0].Key, other.Slice()[0].Key; len(k) > diag.MaxEvidenceString || !strings.Contains(k, "… sha256:") || k == k2 || !strings.HasPrefix(long, k[:100]) {
+		t.Errorf("the long key: %d bytes, ends %q; the other ends %q", len(k), k[max(0, len(k)-48):], k2[max(0, len(k2)-48):])
+	}
+	for name, m := range map[string]string{"message": got[0].Message, "assertion": got[0].Assertion, "code": got[0].Code} {
 		if len(m) > diag.MaxEvidenceString || !strings.HasSuffix(m, "…") || !utf8.ValidString(m) || !strings.HasPrefix(long, strings.TrimSuffix(m, "…")) {
 			t.Errorf("the long %s: %d bytes, ends %q", name, len(m), m[max(0, len(m)-8):])
 		}
