@@ -63,6 +63,9 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		if f == "" || !repoPath(f) {
 			return nil, fmt.Errorf("scope.files[%d] %q is no path inside a repository", i, f)
 		}
+		if i > 0 && f <= r.Scope.Files[i-1] { // as every run writes them: sorted, each once
+			return nil, fmt.Errorf("scope.files[%d] %q does not come after %q: a run lists each file once, in order", i, f, r.Scope.Files[i-1])
+		}
 	}
 	r.Baseline = in.Scope.Baseline
 	for _, s := range in.Suites {
@@ -142,11 +145,11 @@ func readJSONReport(rd io.Reader, results *Results) (jsonReport, error) {
 
 // A value of a report is read with a budget (valueLimit): a result of evalgate's is at most a few
 // hundred KiB (its message 4 KiB, its evidence 64 KiB, escaped), so a result past maxResultBytes is no
-// run's, and one of 300 MB took 2 GB to read; the other members (scope's list of files above all) may
-// take maxMemberBytes.
+// run's, and one of 300 MB took 2 GB to read; the other members (scope's list of files above all: a
+// million paths of 60 bytes) may take maxMemberBytes.
 const (
 	maxResultBytes = 8 << 20
-	maxMemberBytes = 512 << 20
+	maxMemberBytes = 64 << 20
 )
 
 // errValueTooLarge is what valueLimit says of a value past its budget.

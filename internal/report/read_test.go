@@ -67,6 +67,8 @@ func TestReadJSONFaults(t *testing.T) {
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": "/etc/shadow", "severity": "error", "outcome": "fail"}]}`, `results[0]: file "/etc/shadow"`},
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "file": "docs/../x.md", "severity": "error", "outcome": "fail"}]}`, `results[0]: file "docs/../x.md"`},
 		{`{"version": 1, "scope": {"mode": "all", "files": ["docs/a.md", "../b.md"]}}`, `scope.files[1] "../b.md"`},
+		{`{"version": 1, "scope": {"mode": "all", "files": ["a", "a"]}}`, `scope.files[1] "a" does not come after "a"`},
+		{`{"version": 1, "scope": {"mode": "all", "files": ["b", "a"]}}`, `scope.files[1] "a" does not come after "b"`},
 		{`{"version": 1, "scope": {"mode": "all", "config": {"file": "../../../etc/passwd", "sha256": "x"}}}`, `scope.config.file "../../../etc/passwd"`},
 		// A result larger than any run writes is refused before it is held.
 		{`{"version": 1, "scope": {"mode": "all"}, "results": [{"source": "page", "severity": "error", "outcome": "fail", "message": "` +
