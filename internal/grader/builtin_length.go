@@ -2,6 +2,7 @@ package grader
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"unicode"
 	"unicode/utf8"
@@ -21,7 +22,13 @@ func builtinCountWords(b []byte) int {
 	return uaxWords(b)
 }
 
+// isASCII reports whether b is ASCII, eight bytes at a time.
 func isASCII(b []byte) bool {
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
 			return false
@@ -72,31 +79,28 @@ func wbClassOf(c byte) int {
 }
 
 // asciiWords is uaxWords for ASCII: letters, digits and _ join (WB5, WB8-WB10, WB13a-b); one : . or '
-// joins two letters (WB6-7), one , ; . or ' two digits (WB11-12); nothing else joins.
+// joins two letters (WB6-7), one , ; . or ' two digits (WB11-12); nothing else joins. A run of joined
+// bytes is a word when it holds a letter or a digit.
 func asciiWords(b []byte) int {
 	n := 0
 	for i := 0; i < len(b); {
-		if c := wbClass(b[i]); c != wbLetter && c != wbDigit && c != wbExtendNumLet {
+		if wbClasses[b[i]]-wbLetter > wbExtendNumLet-wbLetter { // no letter, digit or _: no word starts
 			i++
 			continue
 		}
 		word := false
 		for i < len(b) {
-			switch c := wbClass(b[i]); c {
-			case wbLetter, wbDigit:
-				word = true
+			c := wbClasses[b[i]]
+			if c-wbLetter <= wbExtendNumLet-wbLetter { // letter, digit or _ (uint8: wbOther wraps past)
+				word = word || c != wbExtendNumLet
 				i++
 				continue
-			case wbExtendNumLet:
-				i++
-				continue
-			case wbMidLetter, wbMidNumLetQ, wbMidNum:
-				if i+1 < len(b) {
-					prev, next := wbClass(b[i-1]), wbClass(b[i+1])
-					if prev == wbLetter && next == wbLetter && c != wbMidNum || prev == wbDigit && next == wbDigit && c != wbMidLetter {
-						i++
-						continue
-					}
+			}
+			if c >= wbMidLetter && i+1 < len(b) {
+				prev, next := wbClasses[b[i-1]], wbClasses[b[i+1]]
+				if prev == wbLetter && next == wbLetter && c != wbMidNum || prev == wbDigit && next == wbDigit && c != wbMidLetter {
+					i++
+					continue
 				}
 			}
 			break

@@ -43,3 +43,20 @@ func BenchmarkASCIIWords(b *testing.B) {
 		asciiWords(text)
 	}
 }
+
+// TestIsASCII: a byte of 0x80 or more anywhere, in the eight-byte steps or the tail, makes text not ASCII.
+func TestIsASCII(t *testing.T) {
+	for n := range 20 {
+		b := []byte(strings.Repeat("a", n))
+		if !isASCII(b) {
+			t.Errorf("%d ASCII bytes: not ASCII", n)
+		}
+		for i := range n {
+			c := append([]byte(nil), b...)
+			c[i] = 0x80
+			if isASCII(c) {
+				t.Errorf("%d bytes, 0x80 at %d: ASCII", n, i)
+			}
+		}
+	}
+}
