@@ -54,6 +54,20 @@ type File struct {
 // are gone; the other evals of the file can.
 type evalOf struct{ file, group string }
 
+// undecidedOf is the eval an undecided result speaks for: its own, or its whole file's (group "") for a
+// definition fault (an entry too faulty to run names no eval the baseline knows) and a page's eval-skip.
+func undecidedOf(res *diag.Result, rule func(*diag.Result) string) evalOf {
+	if res.Check == diag.CheckDefinition || res.Code == "page_skipped" {
+		return evalOf{res.File, ""}
+	}
+	return evalOf{res.File, group(rule(res))}
+}
+
+// cannotTell reports whether undecided holds the eval of e, or its whole file.
+func cannotTell(undecided map[evalOf]bool, e Entry) bool {
+	return undecided[evalOf{e.File, group(e.Rule)}] || undecided[evalOf{e.File, ""}]
+}
+
 // group is a rule's group: a tool's name (tool:links of tool:links/broken_link), else the rule.
 func group(rule string) string {
 	if name, _, ok := strings.Cut(rule, "/"); ok && strings.HasPrefix(rule, "tool:") {
@@ -142,7 +156,7 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 			if f.undecided == nil {
 				f.undecided = map[evalOf]bool{}
 			}
-			f.undecided[evalOf{res.File, group(rule(res))}] = true
+			f.undecided[undecidedOf(res, rule)] = true
 		}
 		if res.Outcome != diag.Fail {
 			continue
@@ -194,7 +208,7 @@ func (f *File) Marker(fp Fingerprint, rule func(*diag.Result) string) *Marker {
 // Mark marks res when the baseline accepts it.
 func (m *Marker) Mark(res *diag.Result) {
 	if undecided(res) {
-		m.undecided[evalOf{res.File, group(m.rule(res))}] = true
+		m.undecided[undecidedOf(res, m.rule)] = true
 	}
 	if res.Outcome != diag.Fail {
 		return
@@ -217,7 +231,7 @@ func undecided(res *diag.Result) bool {
 func (m *Marker) Fixed() int {
 	fixed := 0
 	for _, e := range m.entries {
-		if !m.undecided[evalOf{e.File, group(e.Rule)}] && m.left[e.Fingerprint] >= e.Count {
+		if !cannotTell(m.undecided, e) && m.left[e.Fingerprint] >= e.Count {
 			m.left[e.Fingerprint] -= e.Count // an entry written twice is counted once for each
 			fixed++
 		}
@@ -243,7 +257,7 @@ func (f *File) Keep(old *File) {
 		index[e.Fingerprint] = i
 	}
 	for _, e := range old.Entries {
-		if !f.undecided[evalOf{e.File, group(e.Rule)}] {
+		if !cannotTell(f.undecided, e) {
 			continue
 		}
 		if i, ok := index[e.Fingerprint]; ok {

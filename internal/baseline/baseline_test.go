@@ -42,7 +42,7 @@ func fail(file, key string) diag.Result {
 // its fails does and its file reached a verdict throughout.
 func TestBuildAndMark(t *testing.T) {
 	results := []diag.Result{
-		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"), fail("f.md", "k"),
+		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"), fail("f.md", "k"), fail("g.md", "k"),
 		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
 		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
 	}
@@ -51,7 +51,7 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range f.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1,f.md f.md|k 1"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1,f.md f.md|k 1,g.md g.md|k 1"; strings.Join(got, ",") != want {
 		t.Fatalf("entries %q, want %q", got, want)
 	}
 
@@ -61,7 +61,9 @@ func TestBuildAndMark(t *testing.T) {
 	later := []diag.Result{fail("a.md", "k"), fail("b.md", "k"), fail("c.md", "k"),
 		{File: "b.md", Key: "k", Outcome: diag.Error}, {File: "d.md", Key: "p", Outcome: diag.Pass},
 		{File: "e.md", Key: "k", Outcome: diag.Error, Code: "too_large"},
-		{File: "f.md", Key: "ai", Outcome: diag.Pending, Code: "judge_unavailable"}}
+		{File: "f.md", Key: "ai", Outcome: diag.Pending, Code: "judge_unavailable"},
+		// g.md's eval entry became faulty: the whole file cannot tell, whatever its entries' rules.
+		{File: "g.md", Check: diag.CheckDefinition, Outcome: diag.Fail, Code: "unknown_key"}}
 	m := f.Marker(fp, rule)
 	for res := range each(later) {
 		m.Mark(res)
@@ -69,7 +71,7 @@ func TestBuildAndMark(t *testing.T) {
 	if fixed := m.Fixed(); fixed != 2 {
 		t.Errorf("fixed = %d, want 2 (d.md's and f.md's entries)", fixed)
 	}
-	for i, want := range []bool{true, true, false, false, false, false, false} {
+	for i, want := range []bool{true, true, false, false, false, false, false, false} {
 		if later[i].Baselined != want {
 			t.Errorf("result %d (%s, %s) baselined = %v, want %v", i, later[i].File, later[i].Outcome, later[i].Baselined, want)
 		}
@@ -86,7 +88,7 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range again.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2,c.md c.md|k 1,e.md e.md|k 1"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,c.md c.md|k 1,e.md e.md|k 1,g.md g.md|k 1,g.md g.md| 1"; strings.Join(got, ",") != want {
 		t.Errorf("re-baselined entries %q, want %q", got, want)
 	}
 }

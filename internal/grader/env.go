@@ -199,11 +199,13 @@ func GitEnv(env []string) []string {
 }
 
 // gitReads says whether git's local commands may read the variable name: the system's (PATH, HOME, the
-// user, the locale, the time zone, the temporary folder, the terminal, Windows' own) and git's (GIT_*).
+// user, the locale, the time zone, the temporary folder, the terminal, the library path, Windows' own),
+// sudo's (git's ownership check trusts SUDO_UID under root) and git's (GIT_*).
 func gitReads(name string) bool {
 	up := strings.ToUpper(name)
 	switch up {
 	case "PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "TERM", "XDG_CONFIG_HOME",
+		"LD_LIBRARY_PATH", "SUDO_UID", "SUDO_GID", "SUDO_USER",
 		"SYSTEMROOT", "WINDIR", "COMSPEC", "PATHEXT", "USERPROFILE", "TEMP", "TMP":
 		return true
 	}

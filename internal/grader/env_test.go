@@ -232,12 +232,12 @@ func TestGitEnv(t *testing.T) {
 		"PATH=/usr/bin", "HOME=/home/u", "GITHUB_TOKEN=ghs_x", "NPM_TOKEN=n", "INPUT_X=1",
 		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory", "GIT_CONFIG_VALUE_0=*", "GIT_DIR=/r/.git",
 		"SSH_AUTH_SOCK=/tmp/agent", "GIT_WORK_TREE=/r", "git_common_dir=/r/.git", "GIT_INDEX_FILE=/w/.git/index.lock",
-		"OPENAI_SK=sk-live-1", "MODEL=m", "LC_ALL=C.UTF-8",
+		"OPENAI_SK=sk-live-1", "MODEL=m", "LC_ALL=C.UTF-8", "SUDO_UID=1000",
 	}
 	// GIT_DIR and its kind would make git answer for another repository than the one evalgate found; a
 	// judge's key may be in a variable of any name (OPENAI_SK), and git reads none but its own.
 	want := []string{"PATH=/usr/bin", "HOME=/home/u", "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=safe.directory",
-		"GIT_CONFIG_VALUE_0=*", "GIT_INDEX_FILE=/w/.git/index.lock", "LC_ALL=C.UTF-8"}
+		"GIT_CONFIG_VALUE_0=*", "GIT_INDEX_FILE=/w/.git/index.lock", "LC_ALL=C.UTF-8", "SUDO_UID=1000"}
 	if got := GitEnv(env); !slices.Equal(got, want) {
 		t.Errorf("GitEnv:\n got %q\nwant %q", got, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evalgate/evalgate/internal/diag"
 	"github.com/evalgate/evalgate/internal/frontmatter"
@@ -63,8 +64,10 @@ func ReadJSON(rd io.Reader) (*Report, error) {
 		if f == "" || !repoPath(f) {
 			return nil, fmt.Errorf("scope.files[%d] %q is no path inside a repository", i, f)
 		}
-		if i > 0 && f <= r.Scope.Files[i-1] { // as every run writes them: sorted, each once
-			return nil, fmt.Errorf("scope.files[%d] %q does not come after %q: a run lists each file once, in order", i, f, r.Scope.Files[i-1])
+		// As every run writes them: sorted, each once. A name that is not UTF-8 is sorted as it is and
+		// written with U+FFFD, so two of them may read alike, or out of order, once written.
+		if prev := r.Scope.Files[max(i-1, 0)]; i > 0 && f <= prev && !strings.ContainsRune(f+prev, utf8.RuneError) {
+			return nil, fmt.Errorf("scope.files[%d] %q does not come after %q: a run lists each file once, in order", i, f, prev)
 		}
 	}
 	r.Baseline = in.Scope.Baseline
