@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -319,30 +322,29 @@ func (r *run) touchesAll(files []string) (notice string, all bool) {
 
 // widen adds to touched what changes with it (README "Which files are checked"), for a change and for
 // PATH arguments alike, and returns the symlinks among them: a symlink whose target is touched reads the
-// new target, so a page or a companion reached through one changed with it; and a JSON or YAML file that
-// names a touched file (a schema's $ref), a level at a time, counts as touched too, so that a page
-// whose schema reaches a changed file is checked again.
+// new target, so a page or a companion reached through one changed with it; and for check, a JSON or YAML
+// file that names a touched one (a schema's $ref), a level at a time, counts as touched too, so that a
+// page whose schema reaches a changed file is checked again. validate runs no schema, list reads none.
 func (r *run) widen(ctx context.Context, touched []string) (all, linked []string) {
 	linked = r.symlinksTo(ctx, touched)
 	all = append(slices.Clone(touched), linked...)
+	if r.listing || r.opts.Mode == ModeValidate {
+		return all, linked
+	}
 	seen := setOf(all)
-	next := all
+	next := slices.DeleteFunc(slices.Clone(all), func(f string) bool { return !dataFile(f) })
 	for range maxRefDepth {
-		var needles []string
-		for _, f := range next {
-			needles = append(needles, path.Base(f))
-		}
-		next = nil
-		for _, f := range r.dataMentioning(ctx, needles) {
-			if !seen(f) {
-				next = append(next, f)
-			}
-		}
 		if len(next) == 0 {
 			break
 		}
-		all = append(all, next...)
-		seen = setOf(all)
+		var found []string
+		for _, f := range r.dataMentioning(ctx, next) {
+			if !seen(f) {
+				found = append(found, f)
+			}
+		}
+		all = append(all, found...)
+		seen, next = setOf(all), found
 	}
 	return all, linked
 }
@@ -351,28 +353,87 @@ func (r *run) widen(ctx context.Context, touched []string) (all, linked []string
 // longer than that is checked only as far.
 const maxRefDepth = 8
 
-// dataMentioning returns the JSON and YAML files of the repository, pages aside, whose text holds one of
-// the needles (git grep where git works, else a read of each, at most 1 MiB of it); with more than
-// maxNeedles needles, none: a change that large checks what it names and no more through this.
-func (r *run) dataMentioning(ctx context.Context, needles []string) []string {
-	if len(needles) == 0 || len(needles) > maxNeedles || !r.isRepo {
-		return nil
+// dataFile reports whether f is a JSON or YAML file, which a schema's $ref may name.
+func dataFile(f string) bool {
+	switch strings.ToLower(path.Ext(f)) {
+	case ".json", ".yaml", ".yml":
+		return true
 	}
-	args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
-	for _, n := range needles {
-		args = append(args, "-e", n)
+	return false
+}
+
+// dataMentioning returns the JSON and YAML files of the repository, pages aside, whose text names one of
+// files (its base name, also as JSON escapes it: d\u00e9finitions.json): git grep where git works, else a
+// read of each (its first 1 MiB). Past maxNeedles names, every one of them: more is checked, never less.
+func (r *run) dataMentioning(ctx context.Context, files []string) []string {
+	var needles []string
+	for _, f := range files {
+		needles = append(needles, jsonSpellings(path.Base(f))...)
 	}
-	out, err := gitCommand(ctx, r.root, append(args, "--", "*.json", "*.yaml", "*.yml")...).Output()
-	if err != nil {
-		return nil // 1: no match
+	data := func() []string {
+		list, _ := r.listFiles(ctx)
+		return slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !dataFile(f) || r.pagesM.Match(f) })
 	}
-	var files []string
-	for _, f := range strings.Split(string(out), "\x00") {
-		if f != "" && !r.pagesM.Match(f) && !repofs.InGit(f) {
-			files = append(files, f)
+	if len(needles) > maxNeedles {
+		return data()
+	}
+	if r.isRepo {
+		args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
+		for _, n := range needles {
+			args = append(args, "-e", n)
+		}
+		out, err := gitCommand(ctx, r.root, append(args, "--", "*.json", "*.yaml", "*.yml", "*.JSON", "*.YAML", "*.YML")...).Output()
+		var exit *exec.ExitError
+		if err == nil || errors.As(err, &exit) && exit.ExitCode() == 1 {
+			var found []string
+			for _, f := range strings.Split(string(out), "\x00") {
+				if f != "" && !r.pagesM.Match(f) && !repofs.InGit(f) {
+					found = append(found, f)
+				}
+			}
+			return found
 		}
 	}
-	return files
+	var found []string
+	for i, f := range data() {
+		if i%mentionCheck == 0 && ctx.Err() != nil {
+			break
+		}
+		full, err := repofs.Within(r.root, r.root, filepath.FromSlash(f))
+		if err != nil {
+			continue
+		}
+		text, err := repofs.ReadFile(full, 1<<20)
+		if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
+			continue
+		}
+		if slices.ContainsFunc(needles, func(n string) bool { return bytes.Contains(text, []byte(n)) }) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
+// jsonSpellings are the ways a JSON text may write name: as it is and, when it is not ASCII, with its
+// non-ASCII characters as \uXXXX escapes in lower- and upper-case hex (Python's json.dump writes them so).
+func jsonSpellings(name string) []string {
+	out := []string{name}
+	if !slices.ContainsFunc([]byte(name), func(c byte) bool { return c >= utf8.RuneSelf }) {
+		return out
+	}
+	var lower, upper strings.Builder
+	for _, c := range name {
+		if c < utf8.RuneSelf {
+			lower.WriteRune(c)
+			upper.WriteRune(c)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{c}) {
+			fmt.Fprintf(&lower, `\u%04x`, u)
+			fmt.Fprintf(&upper, `\u%04X`, u)
+		}
+	}
+	return append(out, lower.String(), upper.String())
 }
 
 // scopeOf is the scope of a run that checks touched: results about those files are reported; and when
@@ -510,7 +571,7 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog, byPath)) {
 			// A companion reached through a symlinked folder (docs/data -> ../specs) is its target.
-			if real := r.realRel(ref); set[ref] || real != "" && set[real] {
+			if real := r.realRel(ref); set[ref] || real != "" && set[real] || folderTouched(set, ref) {
 				deps = append(deps, page)
 				r.companionOf[ref] = true
 				break
@@ -518,6 +579,17 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 	}
 	return deps, nil
+}
+
+// folderTouched reports whether a folder on ref's path is touched: a symlinked folder retargeted
+// (docs/data -> ../specs2) changes every file read through it.
+func folderTouched(set map[string]bool, ref string) bool {
+	for d := path.Dir(ref); d != "." && d != "/"; d = path.Dir(d) {
+		if set[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // namesReviewed reports whether the reviews file names page.
