@@ -193,8 +193,6 @@ func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit
 	return toks, false
 }
 
-// tooManyTokens is the verdict of an assertion that did not compare a text
-// holding more than MaxTokens of what it counts: error too_large.
 // customWork refuses a custom placeholder pattern that would take more than shape.MatchBudget steps at
 // worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs,
 // and (?:.?){1000}Z on a 2 MB candidate took 36 s.
@@ -210,6 +208,8 @@ func customWork(in *input, patterns []string) (verdict, bool) {
 	return verdict{}, false
 }
 
+// tooManyTokens is the verdict of an assertion that did not compare a text
+// holding more than MaxTokens of what it counts: error too_large.
 func tooManyTokens(what, where string) verdict {
 	return verdict{unchecked: fmt.Sprintf("the %s holds more than 10,000 %s; evalgate compares at most 10,000", where, what)}
 }
