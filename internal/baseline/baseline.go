@@ -46,6 +46,7 @@ type File struct {
 	Entries []Entry `json:"entries"`
 
 	undecided map[evalOf]bool // of a built file: the evals of which some result reached no verdict (Keep)
+	seen      map[evalOf]bool // of a built file: the evals of which there was a result
 }
 
 // evalOf names what one eval's results share in a baseline: their file and their rule's group (rule
@@ -55,7 +56,8 @@ type File struct {
 type evalOf struct{ file, group string }
 
 // undecidedOf is the eval an undecided result speaks for: its own, or its whole file's (group "") for a
-// definition fault (an entry too faulty to run names no eval the baseline knows) and a page's eval-skip.
+// definition fault (an entry too faulty to run names no eval the baseline knows) and a page's eval-skip:
+// then an eval of the file that left no result at all cannot tell, one that did still can.
 func undecidedOf(res *diag.Result, rule func(*diag.Result) string) evalOf {
 	if res.Check == diag.CheckDefinition || res.Code == "page_skipped" {
 		return evalOf{res.File, ""}
@@ -63,9 +65,11 @@ func undecidedOf(res *diag.Result, rule func(*diag.Result) string) evalOf {
 	return evalOf{res.File, group(rule(res))}
 }
 
-// cannotTell reports whether undecided holds the eval of e, or its whole file.
-func cannotTell(undecided map[evalOf]bool, e Entry) bool {
-	return undecided[evalOf{e.File, group(e.Rule)}] || undecided[evalOf{e.File, ""}]
+// cannotTell reports whether undecided holds the eval of e, or its whole file and seen no result of e's
+// eval.
+func cannotTell(undecided, seen map[evalOf]bool, e Entry) bool {
+	ev := evalOf{e.File, group(e.Rule)}
+	return undecided[ev] || undecided[evalOf{e.File, ""}] && !seen[ev]
 }
 
 // group is a rule's group: a tool's name (tool:links of tool:links/broken_link), else the rule.
@@ -152,10 +156,11 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 	index := map[string]int{}
 	f := &File{Version: Version, Entries: []Entry{}}
 	for res := range results {
+		if f.seen == nil {
+			f.undecided, f.seen = map[evalOf]bool{}, map[evalOf]bool{}
+		}
+		f.seen[evalOf{res.File, group(rule(res))}] = true
 		if undecided(res) {
-			if f.undecided == nil {
-				f.undecided = map[evalOf]bool{}
-			}
 			f.undecided[undecidedOf(res, rule)] = true
 		}
 		if res.Outcome != diag.Fail {
@@ -194,6 +199,7 @@ type Marker struct {
 	fp        Fingerprint
 	rule      func(*diag.Result) string
 	undecided map[evalOf]bool // evals of which some result reached no verdict
+	seen      map[evalOf]bool // evals of which there was a result
 }
 
 // Marker starts marking results against f; fp and rule are what Build was given.
@@ -202,11 +208,12 @@ func (f *File) Marker(fp Fingerprint, rule func(*diag.Result) string) *Marker {
 	for _, e := range f.Entries {
 		left[e.Fingerprint] += e.Count
 	}
-	return &Marker{entries: f.Entries, left: left, fp: fp, rule: rule, undecided: map[evalOf]bool{}}
+	return &Marker{entries: f.Entries, left: left, fp: fp, rule: rule, undecided: map[evalOf]bool{}, seen: map[evalOf]bool{}}
 }
 
 // Mark marks res when the baseline accepts it.
 func (m *Marker) Mark(res *diag.Result) {
+	m.seen[evalOf{res.File, group(m.rule(res))}] = true
 	if undecided(res) {
 		m.undecided[undecidedOf(res, m.rule)] = true
 	}
@@ -231,7 +238,7 @@ func undecided(res *diag.Result) bool {
 func (m *Marker) Fixed() int {
 	fixed := 0
 	for _, e := range m.entries {
-		if !cannotTell(m.undecided, e) && m.left[e.Fingerprint] >= e.Count {
+		if !cannotTell(m.undecided, m.seen, e) && m.left[e.Fingerprint] >= e.Count {
 			m.left[e.Fingerprint] -= e.Count // an entry written twice is counted once for each
 			fixed++
 		}
@@ -257,7 +264,7 @@ func (f *File) Keep(old *File) {
 		index[e.Fingerprint] = i
 	}
 	for _, e := range old.Entries {
-		if !cannotTell(f.undecided, e) {
+		if !cannotTell(f.undecided, f.seen, e) {
 			continue
 		}
 		if i, ok := index[e.Fingerprint]; ok {

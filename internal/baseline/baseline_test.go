@@ -15,7 +15,10 @@ func fp(r *diag.Result) string { return r.File + "|" + r.Key }
 // rule is a test's stand-in for the SARIF rule: an ai eval's results (key "ai") share eval/ai, a tool's
 // are tool:x/CODE.
 func rule(r *diag.Result) string {
-	if r.Key == "ai" {
+	switch {
+	case r.Check == diag.CheckDefinition:
+		return "definition/" + r.Code
+	case r.Key == "ai":
 		return "eval/ai"
 	}
 	return "tool:x/" + r.Code
@@ -42,7 +45,7 @@ func fail(file, key string) diag.Result {
 // its fails does and its file reached a verdict throughout.
 func TestBuildAndMark(t *testing.T) {
 	results := []diag.Result{
-		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"), fail("f.md", "k"), fail("g.md", "k"),
+		fail("b.md", "k"), fail("a.md", "k"), fail("b.md", "k"), fail("d.md", "k"), fail("e.md", "k"), fail("f.md", "k"), fail("g.md", "k"), fail("h.md", "k"),
 		{File: "a.md", Key: "e", Outcome: diag.Error, Code: "command_timeout"},
 		{File: "a.md", Key: "p", Outcome: diag.Pass, Code: "ok"},
 	}
@@ -51,7 +54,7 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range f.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1,f.md f.md|k 1,g.md g.md|k 1"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,d.md d.md|k 1,e.md e.md|k 1,f.md f.md|k 1,g.md g.md|k 1,h.md h.md|k 1"; strings.Join(got, ",") != want {
 		t.Fatalf("entries %q, want %q", got, want)
 	}
 
@@ -62,16 +65,19 @@ func TestBuildAndMark(t *testing.T) {
 		{File: "b.md", Key: "k", Outcome: diag.Error}, {File: "d.md", Key: "p", Outcome: diag.Pass},
 		{File: "e.md", Key: "k", Outcome: diag.Error, Code: "too_large"},
 		{File: "f.md", Key: "ai", Outcome: diag.Pending, Code: "judge_unavailable"},
-		// g.md's eval entry became faulty: the whole file cannot tell, whatever its entries' rules.
-		{File: "g.md", Check: diag.CheckDefinition, Outcome: diag.Fail, Code: "unknown_key"}}
+		// g.md's eval entry became faulty and left no result: the whole file cannot tell, but for an eval
+		// that did leave one (h.md's passed beside a fault of the page's own keys).
+		{File: "g.md", Check: diag.CheckDefinition, Outcome: diag.Fail, Code: "unknown_key"},
+		{File: "h.md", Check: diag.CheckDefinition, Outcome: diag.Fail, Code: "reserved_prefix"},
+		{File: "h.md", Key: "p", Outcome: diag.Pass, Code: "c"}}
 	m := f.Marker(fp, rule)
 	for res := range each(later) {
 		m.Mark(res)
 	}
-	if fixed := m.Fixed(); fixed != 2 {
-		t.Errorf("fixed = %d, want 2 (d.md's and f.md's entries)", fixed)
+	if fixed := m.Fixed(); fixed != 3 {
+		t.Errorf("fixed = %d, want 3 (d.md's, f.md's and h.md's entries)", fixed)
 	}
-	for i, want := range []bool{true, true, false, false, false, false, false, false} {
+	for i, want := range []bool{true, true, false, false, false, false, false, false, false, false} {
 		if later[i].Baselined != want {
 			t.Errorf("result %d (%s, %s) baselined = %v, want %v", i, later[i].File, later[i].Outcome, later[i].Baselined, want)
 		}
@@ -88,7 +94,7 @@ func TestBuildAndMark(t *testing.T) {
 	for _, e := range again.Entries {
 		got = append(got, e.File+" "+e.Fingerprint+" "+string(rune('0'+e.Count)))
 	}
-	if want := "a.md a.md|k 1,b.md b.md|k 2,c.md c.md|k 1,e.md e.md|k 1,g.md g.md|k 1,g.md g.md| 1"; strings.Join(got, ",") != want {
+	if want := "a.md a.md|k 1,b.md b.md|k 2,c.md c.md|k 1,e.md e.md|k 1,g.md g.md| 1,g.md g.md|k 1,h.md h.md| 1"; strings.Join(got, ",") != want {
 		t.Errorf("re-baselined entries %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 	"time"
 
 	"github.com/evalgate/evalgate/internal/baseline"
@@ -205,7 +206,9 @@ func checkShardSet(files []string, reps []*report.Report) error {
 		given[sh.Index] = files[i]
 		// Each file is its shard's alone: a report that holds another's results is no part of this set.
 		for _, f := range r.Scope.Files {
-			if !InShard(f, *sh) {
+			// A name that is not UTF-8 is written with U+FFFD: its shard is the name's, which the
+			// report no longer holds.
+			if !InShard(f, *sh) && !strings.ContainsRune(f, utf8.RuneError) {
 				return usagef("merge: %s, shard %d/%d, checked %s, which is another shard's", files[i], sh.Index, n, f)
 			}
 		}

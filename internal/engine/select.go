@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path"
@@ -145,7 +146,11 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 	var given, files []string // what the run checks; the file PATHs, before dropNonCandidates
 	for _, p := range r.opts.Paths {
 		if dir, ok := r.dirArg(p); ok {
-			// A directory means the files under it that the run selects.
+			// A directory means the files under it that the run selects; a symlink to one is a changed
+			// file too, which what reads through it depends on.
+			if fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(dir))); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				given = append(given, dir)
+			}
 			files, err := r.selectedUnder(ctx, dir)
 			if err != nil {
 				return nil, err
@@ -322,9 +327,10 @@ func (r *run) touchesAll(files []string) (notice string, all bool) {
 
 // widen adds to touched what changes with it (README "Which files are checked"), for a change and for
 // PATH arguments alike, and returns the symlinks among them: a symlink whose target is touched reads the
-// new target, so a page or a companion reached through one changed with it; and for check, a JSON or YAML
-// file that names a touched one (a schema's $ref), a level at a time, counts as touched too, so that a
-// page whose schema reaches a changed file is checked again. validate runs no schema, list reads none.
+// new target, so a page or a companion reached through one changed with it; and for check, a file (no
+// page) that names a touched one that is no page (a schema's $ref, whatever the files' extensions, or a
+// symlinked folder on its path), a level at a time, counts as touched too, so that a page whose schema
+// reaches a changed file is checked again. validate runs no schema, list reads none.
 func (r *run) widen(ctx context.Context, touched []string) (all, linked []string) {
 	linked = r.symlinksTo(ctx, touched)
 	all = append(slices.Clone(touched), linked...)
@@ -332,7 +338,7 @@ func (r *run) widen(ctx context.Context, touched []string) (all, linked []string
 		return all, linked
 	}
 	seen := setOf(all)
-	next := slices.DeleteFunc(slices.Clone(all), func(f string) bool { return !dataFile(f) })
+	next := slices.DeleteFunc(slices.Clone(all), r.pagesM.Match) // a $ref names a schema, not a page
 	for range maxRefDepth {
 		if len(next) == 0 {
 			break
@@ -353,36 +359,28 @@ func (r *run) widen(ctx context.Context, touched []string) (all, linked []string
 // longer than that is checked only as far.
 const maxRefDepth = 8
 
-// dataFile reports whether f is a JSON or YAML file, which a schema's $ref may name.
-func dataFile(f string) bool {
-	switch strings.ToLower(path.Ext(f)) {
-	case ".json", ".yaml", ".yml":
-		return true
-	}
-	return false
-}
-
-// dataMentioning returns the JSON and YAML files of the repository, pages aside, whose text names one of
-// files (its base name, also as JSON escapes it: d\u00e9finitions.json): git grep where git works, else a
-// read of each (its first 1 MiB). Past maxNeedles names, every one of them: more is checked, never less.
+// dataMentioning returns the files of the repository, pages aside, whose text names one of files (its
+// base name as written, as JSON escapes it, d\u00e9finitions.json, and as a URI does, my%20defs.json):
+// git grep where git works, else a read of each text file (its first 1 MiB). Past maxNeedles names, every
+// file but the pages: more is checked, never less.
 func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 	var needles []string
 	for _, f := range files {
-		needles = append(needles, jsonSpellings(path.Base(f))...)
+		needles = append(needles, spellings(path.Base(f))...)
 	}
-	data := func() []string {
+	others := func() []string {
 		list, _ := r.listFiles(ctx)
-		return slices.DeleteFunc(slices.Clone(list), func(f string) bool { return !dataFile(f) || r.pagesM.Match(f) })
+		return slices.DeleteFunc(slices.Clone(list), r.pagesM.Match)
 	}
 	if len(needles) > maxNeedles {
-		return data()
+		return others()
 	}
 	if r.isRepo {
-		args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
+		args := []string{"grep", "-l", "-z", "-I", "-F", "--untracked"}
 		for _, n := range needles {
 			args = append(args, "-e", n)
 		}
-		out, err := gitCommand(ctx, r.root, append(args, "--", "*.json", "*.yaml", "*.yml", "*.JSON", "*.YAML", "*.YML")...).Output()
+		out, err := gitCommand(ctx, r.root, append(args, "--")...).Output()
 		var exit *exec.ExitError
 		if err == nil || errors.As(err, &exit) && exit.ExitCode() == 1 {
 			var found []string
@@ -395,7 +393,7 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 		}
 	}
 	var found []string
-	for i, f := range data() {
+	for i, f := range others() {
 		if i%mentionCheck == 0 && ctx.Err() != nil {
 			break
 		}
@@ -414,10 +412,14 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 	return found
 }
 
-// jsonSpellings are the ways a JSON text may write name: as it is and, when it is not ASCII, with its
-// non-ASCII characters as \uXXXX escapes in lower- and upper-case hex (Python's json.dump writes them so).
-func jsonSpellings(name string) []string {
+// spellings are the ways a schema may write name: as it is; as a URI escapes it (my%20defs.json, a
+// $ref is a URI); and, when it is not ASCII, with its non-ASCII characters as \uXXXX escapes in lower-
+// and upper-case hex (Python's json.dump writes them so).
+func spellings(name string) []string {
 	out := []string{name}
+	if u := url.PathEscape(name); u != name {
+		out = append(out, u)
+	}
 	if !slices.ContainsFunc([]byte(name), func(c byte) bool { return c >= utf8.RuneSelf }) {
 		return out
 	}
@@ -571,7 +573,7 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog, byPath)) {
 			// A companion reached through a symlinked folder (docs/data -> ../specs) is its target.
-			if real := r.realRel(ref); set[ref] || real != "" && set[real] || folderTouched(set, ref) {
+			if r.reaches(set, ref) {
 				deps = append(deps, page)
 				r.companionOf[ref] = true
 				break
@@ -579,6 +581,16 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 	}
 	return deps, nil
+}
+
+// reaches reports whether reading the repository file ref reads a touched file: ref itself, the file it
+// leads to through symlinks, or through a touched folder on its path (a symlinked folder retargeted).
+func (r *run) reaches(set map[string]bool, ref string) bool {
+	if set[ref] || folderTouched(set, ref) {
+		return true
+	}
+	real := r.realRel(ref)
+	return real != "" && set[real]
 }
 
 // folderTouched reports whether a folder on ref's path is touched: a symlinked folder retargeted
@@ -645,7 +657,7 @@ func (r *run) configNeedles(touched map[string]bool) []string {
 // that name.
 func (r *run) refers(ev *docmeta.Eval, touched map[string]bool) bool {
 	for _, p := range optionPaths(ev) {
-		if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p.path))); ok && touched[rel] {
+		if rel, ok := relSlash(r.root, filepath.Join(r.cfg.Dir, filepath.FromSlash(p.path))); ok && r.reaches(touched, rel) {
 			return true
 		}
 	}

@@ -223,6 +223,12 @@ func TestPatternWorkBounded(t *testing.T) {
 			t.Errorf("%s: unchecked %q, failed %v", name, v.unchecked, v.failed())
 		}
 	}
+	// A pattern each of whose matches reads to the end of the text: every match counts, not one pass.
+	quad := []byte(`{"syntax": "custom", "patterns": ["a(?:.*Z)?"]}`)
+	in := &input{source: "a", text: strings.Repeat("a", 200_000), placeholder: ptr(decodePlaceholderParams(quad))}
+	if v := runPlaceholders(in, quad); !strings.Contains(v.unchecked, "custom pattern") {
+		t.Errorf("a(?:.*Z)? on 200 KB: unchecked %q", v.unchecked)
+	}
 	// An ordinary pattern on the same text is matched.
 	if v := runForbidden(&input{text: text}, []byte(`{"patterns": ["a+Z$"]}`)); v.unchecked != "" || !v.failed() {
 		t.Errorf("an ordinary pattern: unchecked %q, failed %v", v.unchecked, v.failed())

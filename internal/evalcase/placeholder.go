@@ -194,14 +194,17 @@ func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit
 }
 
 // customWork refuses a custom placeholder pattern that would take more than shape.MatchBudget steps at
-// worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs,
-// and (?:.?){1000}Z on a 2 MB candidate took 36 s.
+// worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs;
+// (?:.?){1000}Z on a 2 MB candidate took 36 s, a(?:.*Z)? on 200 KB of "a" 101 s.
 func customWork(in *input, patterns []string) (verdict, bool) {
 	if len(patterns) == 0 {
 		return verdict{}, false
 	}
+	// Each match may read to the end of the text before it settles (a(?:.*Z)? on "aaaa..."), and the
+	// tokens are every match, up to MaxTokens+1 of them: at worst, matches times bytes times instructions.
 	n := len(in.source) + len(in.text)
-	if work := int64(lookupPattern(customJoin(patterns)).insts) * int64(n); work > shape.MatchBudget {
+	matches := int64(min(n, MaxTokens+1))
+	if work := int64(lookupPattern(customJoin(patterns)).insts) * int64(n) * matches; work > shape.MatchBudget {
 		return verdict{unchecked: fmt.Sprintf("the placeholders were not checked: the custom pattern over %d bytes of source and candidate is %d steps at worst, past the %d allowed",
 			n, work, int64(shape.MatchBudget))}, true
 	}
