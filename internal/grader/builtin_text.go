@@ -35,9 +35,15 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var out builtinFindings
+	limit := builtinMatchLimit(re, len(in.Target))
 	if !absent {
-		if builtinHasMatch(re, in.Target) {
+		found, stopped := builtinHasMatch(re, in.Target, limit)
+		if found {
 			return nil, ctx.Err()
+		}
+		if stopped {
+			return nil, fmt.Errorf("%s: %w: matching: %d matches of the pattern, all empty, are as many as its work allows on %d bytes",
+				name, ErrTooMuchWork, limit, len(in.Target))
 		}
 		what := "text " + fmt.Sprintf("%q", value) + " not found"
 		if option == "pattern" {
@@ -49,9 +55,9 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	}
 	pm := builtinNewPosMap(in)
 	// Matches are counted up to a ceiling: a one-letter pattern over a large page would otherwise hold an
-	// index pair per letter.
-	matches := re.FindAllIndex(in.Target, builtinCountLimit)
-	out.atLeast = len(matches) == builtinCountLimit
+	// index pair per letter; and up to what the work allows, as each match may read to the end.
+	matches := re.FindAllIndex(in.Target, limit)
+	out.atLeast = len(matches) == limit
 	for _, m := range matches {
 		if m[0] == m[1] {
 			continue
@@ -68,7 +74,11 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 			Evidence: map[string]any{option: value, "match": builtinTruncate(match, 200)},
 		})
 	}
-	return out.done(), ctx.Err()
+	fs := out.done()
+	if len(matches) == limit && limit < builtinCountLimit && out.more == 0 && len(fs) > 0 {
+		fs[len(fs)-1].Message += fmt.Sprintf(" (the first %d matches: more may follow, which would take more work than evalgate allows)", limit)
+	}
+	return fs, ctx.Err()
 }
 
 // ErrTooMuchWork: a built-in tool would take more work than it allows (too_large): a pattern on its
@@ -78,19 +88,35 @@ var ErrTooMuchWork = shape.ErrTooMuchWork
 // builtinMatchWork refuses re on a target of n bytes past shape.MatchBudget.
 func builtinMatchWork(re *regexp.Regexp, n int) error { return shape.MatchWork(re, n) }
 
-// builtinHasMatch says whether re matches a non-empty run of b among its first builtinCountLimit matches
-// (an empty match is no text found), finding no more matches than it needs: one, unless the first are
-// empty. The matches are FindAllIndex's, so anchors and word boundaries see the whole of b.
-func builtinHasMatch(re *regexp.Regexp, b []byte) bool {
-	for n := 1; ; n = min(16*n, builtinCountLimit) {
+// builtinMatchLimit is how many matches of re FindAll may look for in n bytes, at most
+// builtinCountLimit: builtinMatchWork holds one pass over the text to shape.MatchBudget, and each match
+// may read to the end of the text before it settles (a(?:.*Z)? on "aaaa..."), so the budget holds this
+// many. A literal is found by a plain search.
+func builtinMatchLimit(re *regexp.Regexp, n int) int {
+	if _, literal := re.LiteralPrefix(); literal {
+		return builtinCountLimit
+	}
+	pass := int64(shape.Insts(re)) * int64(max(n, 1))
+	return int(min(int64(builtinCountLimit), max(1, shape.MatchBudget/pass)))
+}
+
+// builtinHasMatch says whether re matches a non-empty run of b among its first limit matches (an empty
+// match is no text found), finding no more matches than it needs: one, unless the first are empty;
+// stopped says that limit, less than builtinCountLimit, ran out first. The matches are FindAllIndex's,
+// so anchors and word boundaries see the whole of b.
+func builtinHasMatch(re *regexp.Regexp, b []byte, limit int) (found, stopped bool) {
+	for n := 1; ; n = min(16*n, limit) {
 		matches := re.FindAllIndex(b, n)
 		for _, m := range matches {
 			if m[1] > m[0] {
-				return true
+				return true, false
 			}
 		}
-		if len(matches) < n || n == builtinCountLimit {
-			return false
+		if len(matches) < n {
+			return false, false
+		}
+		if n == limit {
+			return false, limit < builtinCountLimit
 		}
 	}
 }

@@ -221,8 +221,8 @@ func TestBuiltinHasMatch(t *testing.T) {
 	for _, p := range patterns {
 		re := regexp.MustCompile(p)
 		for _, text := range texts {
-			if got, want := builtinHasMatch(re, []byte(text)), every(re, []byte(text)); got != want {
-				t.Errorf("%q on %q: %v, want %v", p, text, got, want)
+			if got, _ := builtinHasMatch(re, []byte(text), builtinCountLimit); got != every(re, []byte(text)) {
+				t.Errorf("%q on %q: %v, want %v", p, text, got, !got)
 			}
 		}
 	}
@@ -251,5 +251,21 @@ func TestBuiltinMatchWork(t *testing.T) {
 		if err := run(name, "text: "+strings.Repeat("b", 5000)); err != nil {
 			t.Errorf("%s, a literal of 5,000 bytes: %v", name, err)
 		}
+	}
+	// A pattern each of whose matches reads to the end of the page (a(?:.*Z)? on "aaaa..."): its one pass
+	// is within the budget, but 100,000 matches of it were not (minutes). tool:absent counts as many as
+	// the budget holds, a lower bound; tool:contains finds its first.
+	fs, err := builtinTestRun(t, "tool:absent", &ToolInput{
+		Target: []byte(big), TargetKind: "body", File: "docs/page.md", FirstLine: 1,
+		Dir: dir, OptionsDir: dir, RepoRoot: dir, Options: builtinTestOpts(t, `pattern: "a(?:.*Z)?"`), Pages: NewPageCache(),
+	})
+	if err != nil || len(fs) == 0 || !strings.Contains(fs[len(fs)-1].Message, "more") {
+		t.Errorf("tool:absent, a(?:.*Z)? on 1.6 MB: %d findings, %v", len(fs), err)
+	}
+	if err := run("tool:contains", `pattern: "a(?:.*Z)?"`); err != nil {
+		t.Errorf("tool:contains, a(?:.*Z)? on 1.6 MB: %v", err)
+	}
+	if n := builtinMatchLimit(regexp.MustCompile(`a(?:.*Z)?`), len(big)); n >= builtinCountLimit || n < 1 {
+		t.Errorf("the match limit of a(?:.*Z)? on 1.6 MB is %d", n)
 	}
 }
