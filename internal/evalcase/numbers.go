@@ -242,8 +242,9 @@ func runNumbers(in *input, _ []byte) verdict {
 	syntax, re := SyntaxAuto, (*regexp.Regexp)(nil)
 	if in.placeholder != nil {
 		syntax = in.placeholder.Syntax
-		re, _ = customPattern(in.placeholder.Patterns) // validated before it is graded
-		if v, over := customWork(in, in.placeholder.Patterns); over {
+		var insts int
+		re, insts, _ = customPattern(in.placeholder.Patterns) // validated before it is graded
+		if v, over := customWork(in, insts); over {
 			return v
 		}
 	}

@@ -196,15 +196,15 @@ func tokenizeAtMost(toks []token, s, syntax string, custom *regexp.Regexp, limit
 // customWork refuses a custom placeholder pattern that would take more than shape.MatchBudget steps at
 // worst on the source and the candidate (README "Limits"): Go's regexp cannot be stopped once it runs;
 // (?:.?){1000}Z on a 2 MB candidate took 36 s, a(?:.*Z)? on 200 KB of "a" 101 s.
-func customWork(in *input, patterns []string) (verdict, bool) {
-	if len(patterns) == 0 {
+func customWork(in *input, insts int) (verdict, bool) {
+	if insts == 0 {
 		return verdict{}, false
 	}
 	// Each match may read to the end of the text before it settles (a(?:.*Z)? on "aaaa..."), and the
 	// tokens are every match, up to MaxTokens+1 of them: at worst, matches times bytes times instructions.
 	n := len(in.source) + len(in.text)
 	matches := int64(min(n, MaxTokens+1))
-	if work := int64(lookupPattern(customJoin(patterns)).insts) * int64(n) * matches; work > shape.MatchBudget {
+	if work := int64(insts) * int64(n) * matches; work > shape.MatchBudget {
 		return verdict{unchecked: fmt.Sprintf("the placeholders were not checked: the custom pattern over %d bytes of source and candidate is %d steps at worst, past the %d allowed",
 			n, work, int64(shape.MatchBudget))}, true
 	}
@@ -273,34 +273,30 @@ func decodePlaceholderParams(raw []byte) placeholderParams {
 }
 
 // customPattern joins patterns into one leftmost-first alternation, so that
-// at one offset an earlier pattern wins; nil when there are none.
-func customPattern(patterns []string) (*regexp.Regexp, error) {
+// at one offset an earlier pattern wins, and returns it with its compiled
+// instructions (0 for a literal: customWork); nil when there are none.
+func customPattern(patterns []string) (*regexp.Regexp, int, error) {
 	if len(patterns) == 0 {
-		return nil, nil
+		return nil, 0, nil
 	}
-	re, p := compilePattern(customJoin(patterns))
-	if p != nil {
-		return nil, errors.New(p.msg)
-	}
-	return re, nil
-}
-
-// customJoin is the one pattern customPattern compiles.
-func customJoin(patterns []string) string {
 	parts := make([]string, len(patterns))
 	for i, p := range patterns {
 		parts[i] = "(?:" + p + ")"
 	}
-	return strings.Join(parts, "|")
+	e := lookupPattern(strings.Join(parts, "|"))
+	if e.err != nil {
+		return nil, 0, errors.New(e.err.msg)
+	}
+	return e.re, e.insts, nil
 }
 
 func runPlaceholders(in *input, raw []byte) verdict {
 	p := decodePlaceholderParams(raw)
-	custom, err := customPattern(p.Patterns)
+	custom, insts, err := customPattern(p.Patterns)
 	if err != nil {
 		panic(err) // validated before it is graded
 	}
-	if v, over := customWork(in, p.Patterns); over {
+	if v, over := customWork(in, insts); over {
 		return v
 	}
 	allowReorder := p.AllowReorder == nil || *p.AllowReorder

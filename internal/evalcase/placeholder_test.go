@@ -58,7 +58,7 @@ func TestTokenize(t *testing.T) {
 }
 
 func TestTokenizeCustom(t *testing.T) {
-	re, err := customPattern([]string{`\$[A-Z_]+\$`, `£[a-z]+£`, `\[[A-Z][A-Za-z.]*\]`})
+	re, _, err := customPattern([]string{`\$[A-Z_]+\$`, `£[a-z]+£`, `\[[A-Z][A-Za-z.]*\]`})
 	if err != nil {
 		t.Fatal(err)
 	}

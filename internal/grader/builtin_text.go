@@ -31,7 +31,7 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if err := builtinMatchWork(re, len(in.Target)); err != nil {
+	if err := shape.MatchWork(re, len(in.Target)); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	var out builtinFindings
@@ -85,11 +85,8 @@ func builtinRunText(ctx context.Context, in *ToolInput, absent bool) ([]Finding,
 // target past shape.MatchBudget, a page's links past builtinLinkedParseBudget.
 var ErrTooMuchWork = shape.ErrTooMuchWork
 
-// builtinMatchWork refuses re on a target of n bytes past shape.MatchBudget.
-func builtinMatchWork(re *regexp.Regexp, n int) error { return shape.MatchWork(re, n) }
-
 // builtinMatchLimit is how many matches of re FindAll may look for in n bytes, at most
-// builtinCountLimit: builtinMatchWork holds one pass over the text to shape.MatchBudget, and each match
+// builtinCountLimit: shape.MatchWork holds one pass over the text to shape.MatchBudget, and each match
 // may read to the end of the text before it settles (a(?:.*Z)? on "aaaa..."), so the budget holds this
 // many. A literal is found by a plain search.
 func builtinMatchLimit(re *regexp.Regexp, n int) int {
