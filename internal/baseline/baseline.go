@@ -45,8 +45,7 @@ type File struct {
 	Version int     `json:"version"`
 	Entries []Entry `json:"entries"`
 
-	undecided map[evalOf]bool // of a built file: the evals of which some result reached no verdict (Keep)
-	seen      map[evalOf]bool // of a built file: the evals of which there was a result
+	told verdicts // of a built file: what its run could tell (Keep)
 }
 
 // evalOf names what one eval's results share in a baseline: their file and their rule's group (rule
@@ -55,21 +54,36 @@ type File struct {
 // are gone; the other evals of the file can.
 type evalOf struct{ file, group string }
 
-// undecidedOf is the eval an undecided result speaks for: its own, or its whole file's (group "") for a
-// definition fault (an entry too faulty to run names no eval the baseline knows) and a page's eval-skip:
-// then an eval of the file that left no result at all cannot tell, one that did still can.
-func undecidedOf(res *diag.Result, rule func(*diag.Result) string) evalOf {
-	if res.Check == diag.CheckDefinition || res.Code == "page_skipped" {
-		return evalOf{res.File, ""}
-	}
-	return evalOf{res.File, group(rule(res))}
+// verdicts is what a run's results tell of the evals a baseline's entries are of: the evals of which
+// there was a result, and those of which some result reached no verdict (an error, a skip, a pending
+// judge, an entry too faulty to run). The zero value is ready to use.
+type verdicts struct {
+	seen, undecided map[evalOf]bool
 }
 
-// cannotTell reports whether undecided holds the eval of e, or its whole file and seen no result of e's
-// eval.
-func cannotTell(undecided, seen map[evalOf]bool, e Entry) bool {
+// note takes in one result, rule being its rule. A definition fault (an entry too faulty to run names no
+// eval the baseline knows) and a page's eval-skip speak for their whole file (group ""): then an eval of
+// the file that left no result at all cannot tell, one that did still can.
+func (v *verdicts) note(res *diag.Result, rule string) {
+	if v.seen == nil {
+		v.seen, v.undecided = map[evalOf]bool{}, map[evalOf]bool{}
+	}
+	ev := evalOf{res.File, group(rule)}
+	v.seen[ev] = true
+	if res.Outcome == diag.Pass || res.Outcome == diag.Fail && res.Check != diag.CheckDefinition {
+		return
+	}
+	if res.Check == diag.CheckDefinition || res.Code == "page_skipped" {
+		ev.group = ""
+	}
+	v.undecided[ev] = true
+}
+
+// cannotTell reports whether the run cannot tell whether e's fails are gone: its eval reached no verdict,
+// or its file's evals were not all run and its eval left no result.
+func (v *verdicts) cannotTell(e Entry) bool {
 	ev := evalOf{e.File, group(e.Rule)}
-	return undecided[ev] || undecided[evalOf{e.File, ""}] && !seen[ev]
+	return v.undecided[ev] || v.undecided[evalOf{e.File, ""}] && !v.seen[ev]
 }
 
 // group is a rule's group: a tool's name (tool:links of tool:links/broken_link), else the rule.
@@ -156,13 +170,8 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 	index := map[string]int{}
 	f := &File{Version: Version, Entries: []Entry{}}
 	for res := range results {
-		if f.seen == nil {
-			f.undecided, f.seen = map[evalOf]bool{}, map[evalOf]bool{}
-		}
-		f.seen[evalOf{res.File, group(rule(res))}] = true
-		if undecided(res) {
-			f.undecided[undecidedOf(res, rule)] = true
-		}
+		r := rule(res)
+		f.told.note(res, r)
 		if res.Outcome != diag.Fail {
 			continue
 		}
@@ -172,7 +181,7 @@ func Build(results iter.Seq[*diag.Result], fp Fingerprint, rule func(*diag.Resul
 			continue
 		}
 		index[key] = len(f.Entries)
-		f.Entries = append(f.Entries, Entry{Fingerprint: key, Count: 1, Rule: rule(res), File: res.File, Message: res.Message})
+		f.Entries = append(f.Entries, Entry{Fingerprint: key, Count: 1, Rule: r, File: res.File, Message: res.Message})
 	}
 	f.sort()
 	return f
@@ -194,12 +203,11 @@ func (f *File) Marshal() ([]byte, error) {
 // Marker marks the fail results a baseline accepts, given one at a time in report order: each fail
 // whose fingerprint still has count left is Baselined, and the count goes down.
 type Marker struct {
-	entries   []Entry
-	left      map[string]int
-	fp        Fingerprint
-	rule      func(*diag.Result) string
-	undecided map[evalOf]bool // evals of which some result reached no verdict
-	seen      map[evalOf]bool // evals of which there was a result
+	entries []Entry
+	left    map[string]int
+	fp      Fingerprint
+	rule    func(*diag.Result) string
+	told    verdicts
 }
 
 // Marker starts marking results against f; fp and rule are what Build was given.
@@ -208,15 +216,12 @@ func (f *File) Marker(fp Fingerprint, rule func(*diag.Result) string) *Marker {
 	for _, e := range f.Entries {
 		left[e.Fingerprint] += e.Count
 	}
-	return &Marker{entries: f.Entries, left: left, fp: fp, rule: rule, undecided: map[evalOf]bool{}, seen: map[evalOf]bool{}}
+	return &Marker{entries: f.Entries, left: left, fp: fp, rule: rule}
 }
 
 // Mark marks res when the baseline accepts it.
 func (m *Marker) Mark(res *diag.Result) {
-	m.seen[evalOf{res.File, group(m.rule(res))}] = true
-	if undecided(res) {
-		m.undecided[undecidedOf(res, m.rule)] = true
-	}
+	m.told.note(res, m.rule(res))
 	if res.Outcome != diag.Fail {
 		return
 	}
@@ -226,19 +231,13 @@ func (m *Marker) Mark(res *diag.Result) {
 	}
 }
 
-// undecided says res is of an eval that reached no verdict: an error, a skip, a pending judge, or an
-// entry too faulty to run (a definition fault).
-func undecided(res *diag.Result) bool {
-	return res.Outcome != diag.Pass && (res.Outcome != diag.Fail || res.Check == diag.CheckDefinition)
-}
-
 // Fixed is how many of the baseline's entries no longer occur: no fail marked so far had its
 // fingerprint, and every result of its eval (its file and rule's group) reached a verdict. Where one did
 // not (a judge not asked, an error, a skip), the run cannot tell whether the eval's known fails are gone.
 func (m *Marker) Fixed() int {
 	fixed := 0
 	for _, e := range m.entries {
-		if !cannotTell(m.undecided, m.seen, e) && m.left[e.Fingerprint] >= e.Count {
+		if !m.told.cannotTell(e) && m.left[e.Fingerprint] >= e.Count {
 			m.left[e.Fingerprint] -= e.Count // an entry written twice is counted once for each
 			fixed++
 		}
@@ -264,7 +263,7 @@ func (f *File) Keep(old *File) {
 		index[e.Fingerprint] = i
 	}
 	for _, e := range old.Entries {
-		if !cannotTell(f.undecided, f.seen, e) {
+		if !f.told.cannotTell(e) {
 			continue
 		}
 		if i, ok := index[e.Fingerprint]; ok {
