@@ -376,19 +376,7 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 		return others()
 	}
 	if r.isRepo {
-		args := []string{"grep", "-l", "-z", "-I", "-F", "--untracked"}
-		for _, n := range needles {
-			args = append(args, "-e", n)
-		}
-		out, err := gitCommand(ctx, r.root, append(args, "--")...).Output()
-		var exit *exec.ExitError
-		if err == nil || errors.As(err, &exit) && exit.ExitCode() == 1 {
-			var found []string
-			for _, f := range strings.Split(string(out), "\x00") {
-				if f != "" && !r.pagesM.Match(f) && !repofs.InGit(f) {
-					found = append(found, f)
-				}
-			}
+		if found, err := r.gitGrep(ctx, needles, false); err == nil || ctx.Err() != nil {
 			return found
 		}
 	}
@@ -546,9 +534,11 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		}
 	}
 	// A changed reviews file decides the human evals of the pages it names.
+	reviewed := map[string]bool{}
 	if _, rel := r.reviewsFile(); set[rel] {
 		for key := range r.reviews {
 			if r.pagesM.Match(key[0]) {
+				reviewed[key[0]] = true
 				candidates = append(candidates, key[0])
 			}
 		}
@@ -567,7 +557,7 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		if (root == nil || root.Kind != frontmatter.Map) && len(byPath) == 0 {
 			continue
 		}
-		if _, rel := r.reviewsFile(); set[rel] && r.namesReviewed(page) {
+		if reviewed[page] {
 			deps = append(deps, page)
 			continue
 		}
@@ -598,16 +588,6 @@ func (r *run) reaches(set map[string]bool, ref string) bool {
 func folderTouched(set map[string]bool, ref string) bool {
 	for d := path.Dir(ref); d != "." && d != "/"; d = path.Dir(d) {
 		if set[d] {
-			return true
-		}
-	}
-	return false
-}
-
-// namesReviewed reports whether the reviews file names page.
-func (r *run) namesReviewed(page string) bool {
-	for key := range r.reviews {
-		if key[0] == page {
 			return true
 		}
 	}
@@ -744,7 +724,7 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 	if r.isRepo {
 		// A stopped run (a signal: README "Exit statuses") looks no further: git grep was killed, and
 		// reading every page instead took seconds on a large tree for evals that do not run.
-		if pages, err := r.gitGrep(ctx, needles); err == nil || ctx.Err() != nil {
+		if pages, err := r.gitGrep(ctx, needles, true); err == nil || ctx.Err() != nil {
 			return pages, nil
 		}
 	}
@@ -775,10 +755,16 @@ func (r *run) pagesMentioning(ctx context.Context, needles []string) ([]string, 
 	return out, nil
 }
 
-func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
-	// -a: a page that .gitattributes marks -diff or binary (generated reference pages often are) is
-	// searched as text; git grep -I passed it over, and its companion's change re-checked nothing.
-	args := []string{"grep", "-l", "-z", "-a", "-F", "--untracked"}
+// gitGrep returns the files, tracked or not (ignored ones aside), whose text holds one of needles, those
+// keep accepts: pages searched as text (-a: a page that .gitattributes marks -diff or binary, as generated
+// reference pages often are, was passed over by -I, and its companion's change re-checked nothing), or
+// the other files, binary ones left out.
+func (r *run) gitGrep(ctx context.Context, needles []string, pages bool) ([]string, error) {
+	binary := "-I"
+	if pages {
+		binary = "-a"
+	}
+	args := []string{"grep", "-l", "-z", binary, "-F", "--untracked"}
 	for _, n := range needles {
 		args = append(args, "-e", n)
 	}
@@ -790,13 +776,13 @@ func (r *run) gitGrep(ctx context.Context, needles []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var pages []string
+	var files []string
 	for _, f := range strings.Split(string(out), "\x00") {
-		if f != "" && r.pagesM.Match(f) {
-			pages = append(pages, f)
+		if f != "" && r.pagesM.Match(f) == pages && !repofs.InGit(f) {
+			files = append(files, f)
 		}
 	}
-	return pages, nil
+	return files, nil
 }
 
 // dirArg reports whether the PATH argument p names a directory inside the
