@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -52,39 +51,21 @@ func judgedReport() *Report {
 	return r
 }
 
-// TestJudgedGoldens: judge outcomes in every format, hostile text of a judge escaped in each.
-func TestJudgedGoldens(t *testing.T) {
-	for _, f := range []Format{FormatText, FormatJSON} {
-		var buf bytes.Buffer
-		if err := Write(&buf, f, judgedReport()); err != nil {
-			t.Fatal(err)
-		}
-		golden(t, "judged."+string(f), buf.Bytes())
-		assertHygiene(t, buf.String())
-	}
-	sarif := writeReport(t, WriteSARIF, judgedReport())
-	golden(t, "judged.sarif", sarif)
-	assertHygiene(t, string(sarif))
-	checkSARIF(t, judgedReport(), sarif)
-	junit := writeReport(t, WriteJUnit, judgedReport())
-	golden(t, "judged.junit.xml", junit)
-	checkJUnit(t, judgedReport(), junit)
-	var md bytes.Buffer
-	if err := WriteJobSummary(&md, judgedReport()); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "judged.github-summary.md", md.Bytes())
+// TestJudgedSummary: the job summary shows the judge's verdicts with their reasoning and quotes
+// escaped, and how to decide a split by review (the goldens of every format are TestGoldens').
+func TestJudgedSummary(t *testing.T) {
+	md := string(writeReport(t, WriteJobSummary, judgedReport()))
 	for _, want := range []string{
 		"### Judge verdicts (3)\n",
 		"| docs/a.md:4:5 | names-go | judge\\_fail | 0 pass, 1 fail of 1 | no version \\| ::error::judged\\\\n\\#\\#\\[warning\\]x | “\\`Go\\` &lt;b&gt;\\*1\\*&lt;/b&gt;” “line\\\\nbreak” |\n",
 		"| docs/a.md:6:5 | tone | ai | The tone is neutral. | evalgate review docs/a.md tone --pass (or --fail) |\n",
 		"judge: 3 calls, 2 from the cache.",
 	} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the summary lacks %q:\n%s", want, md.String())
+		if !strings.Contains(md, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, md)
 		}
 	}
-	if strings.Contains(md.String(), "evalgate review docs/a.md later") {
+	if strings.Contains(md, "evalgate review docs/a.md later") {
 		t.Error("an eval the budget stopped is not one a review decides")
 	}
 }

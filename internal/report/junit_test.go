@@ -97,16 +97,6 @@ func checkJUnit(t *testing.T, r *Report, out []byte) *junitSuites {
 	return &doc
 }
 
-func TestJUnitGolden(t *testing.T) {
-	testGoldens(t, []goldenReport{
-		{"sample.junit.xml", sample()},
-		{"junit-edge.xml", sarifEdgeReport()},
-		{"junit-baselined.xml", baselinedSample()},
-		{"junit-hostile.xml", sarifHostileReport()},
-		{"junit-empty.xml", &Report{Scope: Scope{Mode: ScopeAll}}},
-	}, WriteJUnit, checkJUnit)
-}
-
 func TestJUnitCases(t *testing.T) {
 	doc := checkJUnit(t, sample(), writeReport(t, WriteJUnit, sample()))
 	var names []string

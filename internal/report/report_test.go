@@ -97,44 +97,68 @@ func writeReport(t *testing.T, write func(io.Writer, *Report) error, r *Report) 
 	return buf.Bytes()
 }
 
-// goldenReport is a report and the name of its golden file in testdata.
-type goldenReport struct {
-	name string
-	r    *Report
+// emptyReport is a run that found nothing to check.
+func emptyReport() *Report {
+	return &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}
 }
 
-// testGoldens writes each report with write and checks the output against its golden file, for the
-// one-line rules (assertHygiene) and with check, which parses it back against the report.
-func testGoldens[D any](t *testing.T, tests []goldenReport, write func(io.Writer, *Report) error,
-	check func(*testing.T, *Report, []byte) D) {
-	t.Helper()
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			out := writeReport(t, write, tt.r)
-			golden(t, tt.name, out)
-			assertHygiene(t, string(out))
-			check(t, tt.r, out)
-		})
+// goldenSamples are the reports every file format has a golden file of, in
+// testdata/NAME.EXT.
+var goldenSamples = []struct {
+	name string
+	r    func() *Report
+}{
+	{"sample", sample},
+	{"baselined", baselinedSample},
+	{"edge", sarifEdgeReport},
+	{"hostile", sarifHostileReport},
+	{"judged", judgedReport},
+	{"empty", emptyReport},
+}
+
+// goldenFormats are the report file formats: a golden file's ending, the
+// writer, and a check that reads the output back against the report (every
+// output passes assertHygiene first). The github format has golden files of
+// its own (github_test.go): it writes workflow commands on purpose.
+var goldenFormats = []struct {
+	ext   string
+	write func(io.Writer, *Report) error
+	check func(*testing.T, *Report, []byte)
+}{
+	{"text", WriteText, func(*testing.T, *Report, []byte) {}},
+	{"json", WriteJSON, checkJSON},
+	{"sarif", WriteSARIF, func(t *testing.T, r *Report, out []byte) { checkSARIF(t, r, out) }},
+	{"junit.xml", WriteJUnit, func(t *testing.T, r *Report, out []byte) { checkJUnit(t, r, out) }},
+	{"github-summary.md", WriteJobSummary, func(t *testing.T, _ *Report, out []byte) { summaryHygiene(t, string(out)) }},
+}
+
+// TestGoldens writes every sample in every file format and compares each
+// output with its golden file.
+func TestGoldens(t *testing.T) {
+	for _, s := range goldenSamples {
+		for _, f := range goldenFormats {
+			name := s.name + "." + f.ext
+			t.Run(name, func(t *testing.T) {
+				r := s.r()
+				out := writeReport(t, f.write, r)
+				golden(t, name, out)
+				assertHygiene(t, string(out))
+				f.check(t, r, out)
+			})
+		}
 	}
 }
 
-func TestGolden(t *testing.T) {
-	// The github format has golden files of its own (github_test.go): it
-	// writes workflow commands on purpose.
-	for _, f := range []Format{FormatText, FormatJSON} {
-		t.Run(string(f), func(t *testing.T) {
-			var buf bytes.Buffer
-			if err := Write(&buf, f, sample()); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "sample."+string(f), buf.Bytes())
-			assertHygiene(t, buf.String())
-			buf.Reset()
-			if err := Write(&buf, f, baselinedSample()); err != nil {
-				t.Fatal(err)
-			}
-			golden(t, "baselined."+string(f), buf.Bytes())
-		})
+// checkJSON reads a JSON report back, as merge does, and writes it again:
+// the same bytes, so the report holds all a reader needs.
+func checkJSON(t *testing.T, _ *Report, out []byte) {
+	t.Helper()
+	back, err := ReadJSON(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("ReadJSON: %v", err)
+	}
+	if again := writeReport(t, WriteJSON, back); !bytes.Equal(again, out) {
+		t.Errorf("written again after ReadJSON:\n%s\nwant\n%s", again, out)
 	}
 }
 

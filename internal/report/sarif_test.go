@@ -133,16 +133,6 @@ func sarifBigReport(errors, fails, warnings, notes int) *Report {
 	return r
 }
 
-func TestSARIFGolden(t *testing.T) {
-	testGoldens(t, []goldenReport{
-		{"sample.sarif", sample()},
-		{"sarif-edge.sarif", sarifEdgeReport()},
-		{"sarif-baselined.sarif", baselinedSample()},
-		{"sarif-hostile.sarif", sarifHostileReport()},
-		{"sarif-empty.sarif", &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}},
-	}, WriteSARIF, checkSARIF)
-}
-
 // TestSARIFSchemaGoldens validates every SARIF file of testdata, the goldens
 // included, against evalgate's SARIF subset schema.
 func TestSARIFSchemaGoldens(t *testing.T) {
