@@ -1,7 +1,6 @@
 package grader
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -145,25 +144,44 @@ func TestBuiltinFrontmatterSchema(t *testing.T) {
 	}
 }
 
-func TestBuiltinFrontmatterSchemaVariants(t *testing.T) {
+// TestBuiltinFrontmatterSchemaTargets: schemas in YAML and of an older draft, and companion files
+// in YAML and JSON, positioned in the target that was read.
+func TestBuiltinFrontmatterSchemaTargets(t *testing.T) {
 	tests := []struct {
 		name, schema string
+		companion    string // the text of docs/data.yaml, the target; "" validates the page's frontmatter
 		want         []builtinTestFinding
+		err          error
 	}{
-		{"YAML schema", "../schemas/page.schema.yaml", []builtinTestFinding{
+		{name: "YAML schema", schema: "../schemas/page.schema.yaml", want: []builtinTestFinding{
 			{diag.Pos{Line: 2, Col: 1}, "schema_violation", "schemas/page.schema.yaml#/properties/title/type /title"},
 		}},
-		{"draft-07 from the built-in meta-schemas", "../schemas/draft7.json", []builtinTestFinding{
+		{name: "draft-07 from the built-in meta-schemas", schema: "../schemas/draft7.json", want: []builtinTestFinding{
 			{diag.Pos{Line: 2, Col: 1}, "schema_violation", "schemas/draft7.json#/properties/title/type /title"},
 		}},
+		{name: "YAML companion", schema: "../schemas/page.schema.json", companion: "owner: me\ntitle:\n  - not a string\n",
+			want: []builtinTestFinding{
+				{diag.Pos{Line: 2, Col: 1}, "schema_violation", "schemas/page.schema.json#/properties/title/type /title"},
+			}},
+		{name: "JSON companion", schema: "../schemas/page.schema.json",
+			companion: "{\n  \"owner\": \"me\",\n  \"tags\": [\"a\", \"B\"], \"title\": \"x\"\n}\n",
+			want: []builtinTestFinding{
+				{diag.Pos{Line: 3, Col: 17}, "schema_violation", "schemas/defs.json#/$defs/tag/pattern /tags/1"},
+			}},
+		{name: "valid companion", schema: "../schemas/page.schema.json", companion: "title: T\nowner: me\n"},
+		{name: "unparseable companion", schema: "../schemas/page.schema.json", companion: "title: [unclosed\n", err: ErrUnreadable},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, in := builtinSchemaRepo(t)
 			in.Options = builtinTestOpts(t, "schema: "+tt.schema)
+			if tt.companion != "" {
+				in.TargetKind, in.File, in.FirstLine = "file", "docs/data.yaml", 1
+				in.Frontmatter, in.Target = nil, []byte(tt.companion)
+			}
 			got, err := builtinTestRun(t, "tool:frontmatter-schema", in)
-			if err != nil {
-				t.Fatal(err)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
 			}
 			builtinTestCheck(t, tt.want, got)
 		})
@@ -211,39 +229,6 @@ func TestBuiltinFrontmatterSchemaErrors(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func TestBuiltinFrontmatterSchemaCompanion(t *testing.T) {
-	_, in := builtinSchemaRepo(t)
-	in.Options = builtinTestOpts(t, "schema: ../schemas/page.schema.json")
-	in.TargetKind, in.File, in.FirstLine = "file", "docs/data.yaml", 1
-	in.Frontmatter = nil
-	tests := []struct {
-		name, target string
-		want         []builtinTestFinding
-	}{
-		{"YAML", "owner: me\ntitle:\n  - not a string\n", []builtinTestFinding{
-			{diag.Pos{Line: 2, Col: 1}, "schema_violation", "schemas/page.schema.json#/properties/title/type /title"},
-		}},
-		{"JSON", "{\n  \"owner\": \"me\",\n  \"tags\": [\"a\", \"B\"], \"title\": \"x\"\n}\n", []builtinTestFinding{
-			{diag.Pos{Line: 3, Col: 17}, "schema_violation", "schemas/defs.json#/$defs/tag/pattern /tags/1"},
-		}},
-		{"valid", "title: T\nowner: me\n", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in.Target = []byte(tt.target)
-			got, err := builtinTestRun(t, "tool:frontmatter-schema", in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			builtinTestCheck(t, tt.want, got)
-		})
-	}
-	in.Target = []byte("title: [unclosed\n")
-	if _, err := builtinFrontmatterSchema.Run(context.Background(), in); !errors.Is(err, ErrUnreadable) {
-		t.Errorf("unparseable companion: err = %v, want ErrUnreadable", err)
 	}
 }
 
