@@ -63,7 +63,8 @@ type verdicts struct {
 
 // note takes in one result, rule being its rule. A definition fault (an entry too faulty to run names no
 // eval the baseline knows) and a page's eval-skip speak for their whole file (group ""): then an eval of
-// the file that left no result at all cannot tell, one that did still can.
+// the file that left no result at all cannot tell, one that did still can. A result that reached no
+// verdict speaks as well for the companions its evidence names, where its eval's fails stand.
 func (v *verdicts) note(res *diag.Result, rule string) {
 	if v.seen == nil {
 		v.seen, v.undecided = map[evalOf]bool{}, map[evalOf]bool{}
@@ -77,6 +78,13 @@ func (v *verdicts) note(res *diag.Result, rule string) {
 		ev.group = ""
 	}
 	v.undecided[ev] = true
+	if cs, ok := res.Evidence[diag.EvidenceCompanions].([]any); ok {
+		for _, c := range cs {
+			if file, ok := c.(string); ok {
+				v.undecided[evalOf{file, ev.group}] = true
+			}
+		}
+	}
 }
 
 // cannotTell reports whether the run cannot tell whether e's fails are gone: its eval reached no verdict,

@@ -99,6 +99,38 @@ func TestBuildAndMark(t *testing.T) {
 	}
 }
 
+// TestCompanions: a page's result that reached no verdict speaks for the companions its evidence names,
+// where its eval's fails stand: of its own eval (an error), or of every eval (the page's eval-skip).
+func TestCompanions(t *testing.T) {
+	known := Build(each([]diag.Result{fail("data.yaml", "k"), fail("other.yaml", "k")}), fp, rule)
+	names := func(files ...any) map[string]any { return map[string]any{diag.EvidenceCompanions: files} }
+	tests := []struct {
+		name  string
+		later diag.Result
+		fixed int
+	}{
+		{"no evidence: both gone", diag.Result{File: "p.md", Outcome: diag.Error, Code: "c"}, 2},
+		{"its tool erred", diag.Result{File: "p.md", Outcome: diag.Error, Code: "c", Evidence: names("data.yaml")}, 1},
+		{"another eval waits", diag.Result{File: "p.md", Key: "ai", Outcome: diag.Pending, Code: "c", Evidence: names("data.yaml")}, 2},
+		{"the page's eval-skip", diag.Result{File: "p.md", Outcome: diag.Skip, Code: "page_skipped", Evidence: names("data.yaml", "other.yaml")}, 0},
+		{"a name that is no string", diag.Result{File: "p.md", Outcome: diag.Error, Code: "c", Evidence: names(7)}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := known.Marker(fp, rule)
+			m.Mark(&tt.later)
+			if got := m.Fixed(); got != tt.fixed {
+				t.Errorf("fixed = %d, want %d", got, tt.fixed)
+			}
+			again := Build(each([]diag.Result{tt.later}), fp, rule)
+			again.Keep(known)
+			if got := len(again.Entries); got != 2-tt.fixed {
+				t.Errorf("re-baselined: %d entries, want %d", got, 2-tt.fixed)
+			}
+		})
+	}
+}
+
 // TestRoundTrip: what Marshal writes, Parse reads back the same.
 func TestRoundTrip(t *testing.T) {
 	f := Build(each([]diag.Result{fail("a.md", "x\"<y>"), fail("a.md", "z")}), fp, rule)

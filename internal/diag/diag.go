@@ -125,6 +125,12 @@ const (
 // CheckDefinition is the check of every definition fault.
 const CheckDefinition = "definition"
 
+// EvidenceCompanions is the evidence of a page's result that reached no verdict (an error, a skip, a
+// pending eval, the page's eval-skip) naming, as a list, the companions (`target: {source: file}`) its
+// evals were to grade: their fails stand in those files, and the run cannot tell of them (README
+// "Baseline").
+const EvidenceCompanions = "companions"
+
 // Result is one finding (README "Results, outcomes and blocking"). The engine fills Blocking; every
 // other field is set by whoever produces the result.
 type Result struct {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -110,6 +112,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 			j.results = r.gradeSafely(ctx, j)
 		}
 		ps := j.ps
+		noteCompanions(j.results, func() []any { return r.companions(ps, []*docmeta.Eval{j.ev}) })
 		mu.Lock()
 		r.rep.Results.Add(j.results...)
 		ps.verdicts[j.slot] = evalVerdict{verdict(j.results), j.ev.Weight}
@@ -169,10 +172,12 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 			r.reached[s] = true
 		}
 		if ps.page.Skip {
-			add(diag.Result{
+			skipped := []diag.Result{{
 				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",
 				Outcome: diag.Skip, Code: "page_skipped", Message: "the page sets eval-skip: true; its evals are not graded",
-			})
+			}}
+			noteCompanions(skipped, func() []any { return r.companions(ps, ps.page.Evals) })
+			add(skipped...)
 			continue
 		}
 		r.progress(0, len(ps.jobs))
@@ -392,6 +397,51 @@ type target struct {
 }
 
 // errResult is a result that ends an eval before grading.
+// companions are the repository paths of the companions (`target: {source: file}`) evals grade, each
+// once, as their findings name them: through symlinks, or as written when one does not resolve inside
+// the repository.
+func (r *run) companions(ps *pageState, evals []*docmeta.Eval) []any {
+	var cs []any
+	for _, ev := range evals {
+		if ev.Target.Kind != docmeta.TargetFile {
+			continue
+		}
+		c := path.Join(path.Dir(ps.rel), filepath.ToSlash(ev.Target.Path))
+		if abs, err := repofs.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path); err == nil {
+			if rel, ok := relSlash(r.root, abs); ok {
+				c = rel
+			}
+		}
+		if !slices.Contains(cs, any(c)) {
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// noteCompanions gives each result of rs that reached no verdict (an error, a skip, a pending eval) the
+// companions its evals were to grade (diag.EvidenceCompanions), which cs lists when there are any: a
+// baseline's fails of those files cannot be told gone (README "Baseline").
+func noteCompanions(rs []diag.Result, cs func() []any) {
+	var files []any
+	for i := range rs {
+		if o := rs[i].Outcome; o == diag.Pass || o == diag.Fail {
+			continue
+		}
+		if files == nil {
+			if files = cs(); len(files) == 0 {
+				return
+			}
+		}
+		ev := maps.Clone(rs[i].Evidence) // results may share one evidence map
+		if ev == nil {
+			ev = map[string]any{}
+		}
+		ev[diag.EvidenceCompanions] = files
+		rs[i].Evidence = ev
+	}
+}
+
 type errResult struct{ res diag.Result }
 
 func (e *errResult) Error() string { return e.res.Message }
