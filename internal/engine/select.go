@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -193,12 +194,55 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		}
 		sel.pages = append(sel.pages, deps...)
 	}
+	var read map[string]bool // computed only when a notice may be due
 	for _, rel := range given {
-		if !r.pagesM.Match(rel) && rel != r.cfg.Path && !r.fx.owns(rel) && !r.companionOf[rel] && reportedKind(rel) {
+		if r.pagesM.Match(rel) || rel == r.cfg.Path || r.fx.owns(rel) || !reportedKind(rel) {
+			continue
+		}
+		if read == nil {
+			read = r.readThrough(touched)
+		}
+		if !read[rel] {
 			r.notSelected(rel)
 		}
 	}
 	return sel, nil
+}
+
+// readThrough is the touched files that a selected page reads: its companions and options files, and
+// the touched files those name (a schema's $ref), level by level as widen found them. Past maxNeedles
+// touched files it is all of them: a notice is not worth reading them all.
+func (r *run) readThrough(touched []string) map[string]bool {
+	read := maps.Clone(r.companionOf)
+	if read == nil {
+		read = map[string]bool{}
+	}
+	if len(touched) > maxNeedles {
+		for _, t := range touched {
+			read[t] = true
+		}
+		return read
+	}
+	level := slices.DeleteFunc(slices.Clone(touched), func(t string) bool { return !read[t] })
+	for range maxRefDepth {
+		var texts [][]byte
+		for _, f := range level {
+			if text, ok := r.readData(f); ok {
+				texts = append(texts, text)
+			}
+		}
+		level = level[:0:0]
+		for _, t := range touched {
+			if !read[t] && slices.ContainsFunc(texts, func(text []byte) bool { return mentions(text, spellings(path.Base(t))) }) {
+				read[t] = true
+				level = append(level, t)
+			}
+		}
+		if len(level) == 0 {
+			break
+		}
+	}
+	return read
 }
 
 // dropNonCandidates removes from files the PATH arguments that are no candidates (README "Which files are
@@ -385,19 +429,30 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 		if i%mentionCheck == 0 && ctx.Err() != nil {
 			break
 		}
-		full, err := repofs.Within(r.root, r.root, filepath.FromSlash(f))
-		if err != nil {
-			continue
-		}
-		text, err := repofs.ReadFile(full, 1<<20)
-		if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
-			continue
-		}
-		if slices.ContainsFunc(needles, func(n string) bool { return bytes.Contains(text, []byte(n)) }) {
+		if text, ok := r.readData(f); ok && mentions(text, needles) {
 			found = append(found, f)
 		}
 	}
 	return found
+}
+
+// readData is the text of the repository file f as a search for the names in it reads it: its first
+// 1 MiB; false when it cannot be read inside the repository.
+func (r *run) readData(f string) ([]byte, bool) {
+	full, err := repofs.Within(r.root, r.root, filepath.FromSlash(f))
+	if err != nil {
+		return nil, false
+	}
+	text, err := repofs.ReadFile(full, 1<<20)
+	if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
+		return nil, false
+	}
+	return text, true
+}
+
+// mentions reports whether text holds one of needles.
+func mentions(text []byte, needles []string) bool {
+	return slices.ContainsFunc(needles, func(n string) bool { return bytes.Contains(text, []byte(n)) })
 }
 
 // spellings are the ways a schema may write name: as it is; as a URI escapes it (my%20defs.json, a
