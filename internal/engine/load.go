@@ -190,10 +190,10 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 			why = "is a symlink that " + why
 		}
 		ps.page, ps.unread = &docmeta.Page{HasEvals: true}, true
-		ps.results = append(ps.results, diag.Result{
+		ps.results = append(ps.results, r.validateOutcome(diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
 			Outcome: diag.Error, Code: code, Message: "the page " + why + "; it was not read",
-		})
+		}))
 		return ps
 	}
 	src, err := readSelected(ps.abs, lstat, pageReadLimit, getPageBuf())
@@ -203,10 +203,10 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 		ps.size = tooLarge.Size
 	} else if err != nil {
 		ps.page, ps.unread = &docmeta.Page{HasEvals: true}, true
-		ps.results = append(ps.results, diag.Result{
+		ps.results = append(ps.results, r.validateOutcome(diag.Result{
 			Source: diag.SourcePage, File: rel, Check: diag.CheckDefinition,
 			Outcome: diag.Error, Code: "target_unreadable", Message: "cannot read the page: " + repofs.Reason(err),
-		})
+		}))
 		return ps
 	}
 	doc := frontmatter.Split(src)
