@@ -23,7 +23,7 @@ type MergeOptions struct {
 	Files    []string // the shards' JSON reports, as given
 	FailOn   diag.Severity
 	Category string
-	Baseline string // the baseline file the shards applied, when not the default (check's --baseline)
+	Baseline string // the baseline file to apply, as check's --baseline: the shards' own when they applied one
 }
 
 // Merge joins the JSON reports of one shard set into the report one unsharded run would have written
@@ -126,7 +126,8 @@ func Merge(o MergeOptions) (*report.Report, error) {
 			m.Results.Add(suiteBelowTarget(cfgFile, su.Pos, name, su.Score, su.Target))
 		}
 	}
-	if !m.Baseline {
+	// The marks are the merge's own, so a --baseline applies whether or not the shards applied one.
+	if !m.Baseline && o.Baseline == "" {
 		m.Finish(o.FailOn, start, nil)
 		return m, nil
 	}
@@ -134,6 +135,7 @@ func Merge(o MergeOptions) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.Baseline = true
 	marker := bl.Marker(report.Fingerprint, report.RuleID)
 	m.Finish(o.FailOn, start, func(res *diag.Result) {
 		res.Baselined = false
