@@ -134,6 +134,7 @@ type run struct {
 	toGrade     int                         // evals found so far, under progressMu
 	fx          *fixtures                   // EvalCase and jevcheck inputs
 	inScope     func(string) bool           // whether results about a file are reported
+	related     func(string) bool           // of an EvalCase file out of scope, whether its cross-file faults are (nil: none)
 }
 
 // Run carries out one run and returns its report; whether something in it

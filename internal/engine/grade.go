@@ -758,8 +758,9 @@ func (r *run) checkFixtures(ctx context.Context, fx *fixtures, inScope func(stri
 		}
 		// Results go to the report as they come (it holds a batch at a time: README "Memory").
 		err := evalcase.Stream(ctx, evalcase.Request{
-			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope, ByFixture: r.opts.Shard != nil,
-			ReadCandidates: readAnswers, CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
+			Root: r.root, Fixtures: fx.cases, Candidates: fx.candidates, InScope: inScope, Related: r.related,
+			ByFixture: r.opts.Shard != nil, ReadCandidates: readAnswers,
+			CandidatesConfigured: len(r.cfg.EvalCase.Candidates) > 0 || len(r.opts.Candidates) > 0,
 		}, add)
 		if err != nil {
 			r.rep.Results.Add(diag.Result{

@@ -183,7 +183,7 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 		}
 	}
 	touched, linked := r.widen(ctx, given)
-	r.inScope = r.scopeOf(touched)
+	r.inScope, r.related = r.scopeOf(touched)
 	if !r.listing {
 		// A page reached through a symlink to a given file, a companion, an options file or a
 		// candidates file re-checks what reads it, as a change does.
@@ -330,7 +330,7 @@ func (r *run) selectChanged(ctx context.Context) (*selection, error) {
 	touched, linked := r.widen(ctx, touched)
 	r.rep.Scope.Mode = report.ScopeChanged
 	r.rep.Scope.Base = ch.BaseSHA
-	r.inScope = r.scopeOf(touched)
+	r.inScope, r.related = r.scopeOf(touched)
 	sel := &selection{}
 	cache := r.cacheDir()
 	for _, f := range ch.Changed {
@@ -481,14 +481,16 @@ func spellings(name string) []string {
 	return append(out, lower.String(), upper.String())
 }
 
-// scopeOf is the scope of a run that checks touched: results about those files are reported; and when
-// one is an EvalCase fixture or candidates file (added, changed or deleted), results about every one of
-// them, as an id taken away or repeated in one makes faults in another (unknown_case, duplicate_id).
-func (r *run) scopeOf(touched []string) func(string) bool {
+// scopeOf is the scope of a run that checks touched: results about those files are reported (in
+// scope); and when one is an EvalCase fixture or candidates file (added, changed or deleted), every other
+// one is related: of it, the faults one file makes in another are reported (an id taken away or
+// repeated: unknown_case, duplicate_id, duplicate_candidate), not its own.
+func (r *run) scopeOf(touched []string) (inScope, related func(string) bool) {
+	inScope = setOf(touched)
 	if slices.ContainsFunc(touched, r.fx.evalCaseFile) {
-		touched = append(append(slices.Clone(touched), r.fx.cases...), r.fx.candidates...)
+		related = r.fx.evalCaseFile
 	}
-	return setOf(touched)
+	return inScope, related
 }
 
 // linkedPages are the selected pages among the symlinks widen found.

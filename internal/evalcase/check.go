@@ -25,6 +25,10 @@ type Request struct {
 	// reported; nil means every file is in scope. Every selected file is
 	// indexed whatever its scope (README "EvalCase v1 fixtures").
 	InScope func(file string) bool
+	// Related says of a file out of scope whether the faults another file can cause in it are
+	// reported all the same: duplicate_id, unknown_case and duplicate_candidate (a change that
+	// repeats an id, or takes a case away, faults a file it did not touch). nil: none.
+	Related func(file string) bool
 	// ByFixture reports a case's assertions only when its fixture is in scope, not when only its
 	// candidates file is: in a shard of a set, every result then belongs to one shard (README
 	// "Shards").
@@ -113,8 +117,9 @@ type lineRef struct {
 	line int32
 	file int32 // index into Request.Fixtures, or Request.Candidates for a candidate
 	// valid: the line is a valid case or candidate. The rest is a candidate's: inScope is its
-	// file's InScope; claimed, that a case with its id has been read (it answers that case).
-	valid, inScope, claimed bool
+	// file's InScope; cross, that its unknown_case or duplicate_candidate is reported (in scope or
+	// Related); claimed, that a case with its id has been read (it answers that case).
+	valid, inScope, cross, claimed bool
 }
 
 // checker is the state of one Stream.
@@ -126,8 +131,10 @@ type checker struct {
 	cases     *index            // pass 2: the cases no candidate names, by id
 	real      []string          // each fixture's resolved path; "" when it was not read
 	scope     []bool            // each fixture's InScope
+	cross     []bool            // each fixture: its duplicate_id is reported (InScope or Related)
 	candReal  []string          // each candidates file's resolved path
 	candScope []bool            // each candidates file's InScope
+	candCross []bool            // each candidates file: its unknown_case and duplicate_candidate are reported
 	unsettled []bool            // each candidates file: settle reads it again (a second candidate, or one unclaimed)
 	lines     *lineCache        // re-reads lines for the checks done in order
 	readers   chan *lineCache   // read candidates again for the cases graded on every core, one a core
@@ -141,13 +148,18 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	if req.InScope == nil {
 		req.InScope = func(string) bool { return true }
 	}
+	if req.Related == nil {
+		req.Related = func(string) bool { return false }
+	}
 	c := &checker{
 		req: req, emit: emit, limit: MaxLine,
 		answers: newIndex(), cases: newIndex(),
 		real:      make([]string, len(req.Fixtures)),
 		scope:     make([]bool, len(req.Fixtures)),
+		cross:     make([]bool, len(req.Fixtures)),
 		candReal:  make([]string, len(req.Candidates)),
 		candScope: make([]bool, len(req.Candidates)),
+		candCross: make([]bool, len(req.Candidates)),
 		unsettled: make([]bool, len(req.Candidates)),
 		lines:     newLineCache(),
 		readers:   newReaders(),
@@ -155,9 +167,11 @@ func newChecker(req Request, emit func(diag.Result)) *checker {
 	}
 	for i, f := range req.Fixtures {
 		c.scope[i] = req.InScope(f)
+		c.cross[i] = c.scope[i] || req.Related(f)
 	}
 	for i, f := range req.Candidates {
 		c.candScope[i] = req.InScope(f)
+		c.candCross[i] = c.candScope[i] || req.Related(f)
 	}
 	return c
 }
@@ -353,7 +367,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *chec
 	if d.answer >= 0 {
 		ref := c.answers.at(d.answer)
 		if ref.claimed {
-			c.duplicateID(rel, ln, inScope, info)
+			c.duplicateID(rel, ln, c.cross[fi], info)
 			return
 		}
 		ref.claimed = true
@@ -370,7 +384,7 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *chec
 		return !dup
 	})
 	if dup {
-		c.duplicateID(rel, ln, inScope, info)
+		c.duplicateID(rel, ln, c.cross[fi], info)
 		return
 	}
 	c.cases.add(lineRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(fi), valid: d.valid}, h)
@@ -392,9 +406,9 @@ func (c *checker) caseLine(fi int, rel string, ln rawLine, inScope bool, d *chec
 	}
 }
 
-// duplicateID reports a case whose id an earlier case has.
-func (c *checker) duplicateID(rel string, ln rawLine, inScope bool, info caseInfo) {
-	if !inScope {
+// duplicateID reports a case whose id an earlier case has, when report says so.
+func (c *checker) duplicateID(rel string, ln rawLine, report bool, info caseInfo) {
+	if !report {
 		return
 	}
 	pos := info.idPos
@@ -528,10 +542,11 @@ func (c *checker) candidateLine(ci int, rel string, ln rawLine, inScope bool, d 
 	}
 	h := c.answers.hash(d.id)
 	if _, ok := c.answerOf(c.lines, h, d.id); ok {
-		c.unsettled[ci] = c.unsettled[ci] || d.valid && inScope
+		c.unsettled[ci] = c.unsettled[ci] || d.valid && c.candCross[ci]
 		return
 	}
-	c.answers.add(lineRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(ci), valid: d.valid, inScope: inScope}, h)
+	c.answers.add(lineRef{off: ln.Off, n: uint32(len(ln.Text)), line: int32(ln.No), file: int32(ci), valid: d.valid,
+		inScope: inScope, cross: c.candCross[ci]}, h)
 }
 
 // answerOf finds the indexed candidate for case id, whose hash is h, reading candidate lines again
@@ -586,11 +601,11 @@ func (c *checker) caseID(ref *lineRef) (string, error) {
 
 // settle reports, once every case is known, the candidates no case claimed (unknown_case) and the
 // second candidates of a case (duplicate_candidate, or unknown_case when no case has the id): it
-// reads again the candidates files in scope that hold any, line by line. A faulty candidate has
+// reads again the candidates files (in scope or Related) that hold any, line by line. A faulty candidate has
 // had its faults and gets nothing more.
 func (c *checker) settle(ctx context.Context) error {
 	for i := range c.answers.len() {
-		if ref := c.answers.at(int32(i)); !ref.claimed && ref.valid && ref.inScope {
+		if ref := c.answers.at(int32(i)); !ref.claimed && ref.valid && ref.cross {
 			c.unsettled[ref.file] = true
 		}
 	}

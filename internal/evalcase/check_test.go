@@ -148,9 +148,10 @@ func TestCheckScope(t *testing.T) {
 		"candidates/b.jsonl": candidateFor("b.one", "%s") + "\n{}",
 	}
 	root := testfs.Tree(t, files)
+	var related func(string) bool
 	run := func(inScope ...string) string {
 		req := Request{
-			Root: root, Fixtures: []string{"cases/a.jsonl", "cases/b.jsonl"},
+			Root: root, Fixtures: []string{"cases/a.jsonl", "cases/b.jsonl"}, Related: related,
 			Candidates: []string{"candidates/a.jsonl", "candidates/b.jsonl"}, ReadCandidates: true, CandidatesConfigured: true,
 			InScope: func(f string) bool {
 				for _, s := range inScope {
@@ -187,6 +188,17 @@ cases/a.jsonl:1:1: error: placeholder_integrity: placeholder %s was altered to %
 	}
 	if got := run(); got != "" {
 		t.Errorf("nothing in scope: got\n%s", got)
+	}
+	// The other files related (a change touched an EvalCase file): of them, the faults one file makes
+	// in another too (here candidates/a.jsonl's unknown case), not their own (a's broken line, b's {}).
+	related = func(string) bool { return true }
+	want = `candidates/a.jsonl:2:13: error: unknown_case: case "zzz.one" is in no selected fixture [unknown_case]
+cases/b.jsonl:1:1: pass: placeholder_integrity: 1 placeholder(s) preserved [ok]
+cases/b.jsonl:2:29: error: definition: case id a.one is already used by an earlier case; ids are unique across all fixtures [duplicate_id]
+cases/b.jsonl:3:1: skip: placeholder_integrity: no candidate for case b.two [no_candidate]
+`
+	if got := run("cases/b.jsonl"); got != want {
+		t.Errorf("scope cases/b.jsonl, the rest related: got\n%s\nwant\n%s", got, want)
 	}
 }
 
