@@ -170,6 +170,7 @@ func TestRequiredTokens(t *testing.T) {
 		{"%s and %s", "%s %s %s", []string{"%s"}, nil},
 		{"Gold", "Or [GOLD]", []string{"[GOLD]"}, nil}, // at least once even when the source lacks it
 		{"x", "y", []string{"[GOLD]", "[GOLD]"}, []string{"required_token_missing"}},
+		{"x", "y", nil, nil}, // the spec's default []: nothing is required
 	}
 	for _, tt := range tests {
 		v := runRequiredTokens(&input{source: tt.source, text: tt.text, requiredTokens: tt.tokens}, nil)

@@ -233,9 +233,6 @@ func (w *caseWire) clean(present uint32) bool {
 		if !cleanParams(&Vocabulary[i], a.Params) {
 			return false
 		}
-		if a.Name == "required_tokens" && len(w.RequiredTokens) == 0 {
-			return false
-		}
 	}
 	return true
 }

@@ -381,14 +381,12 @@ func validateCase(text []byte, line int) (faults, caseInfo) {
 		}
 	}
 	as := root.Get("assertions")
-	names, asserts, report := fs.assertions(as)
+	asserts, report := fs.assertions(as)
 	if n := c.get("provenance"); n != nil {
 		fs.provenance(n)
 	}
-	var tokens []string
-	tokensNode := c.get("required_tokens")
-	if tokensNode != nil {
-		tokens = fs.strs(tokensNode, []string{"required_tokens"}, shape.NonEmptyString, nil)
+	if n := c.get("required_tokens"); n != nil {
+		fs.strs(n, []string{"required_tokens"}, shape.NonEmptyString, nil)
 	}
 	if n := c.get("references"); n != nil {
 		fs.strs(n, []string{"references"}, shape.AnyString, nil)
@@ -401,22 +399,6 @@ func validateCase(text []byte, line int) (faults, caseInfo) {
 	if n := c.get("tags"); n != nil {
 		fs.strs(n, []string{"tags"}, shape.NonEmptyString, checkTag)
 	}
-	// A required_tokens assertion checks the case's required_tokens (README "EvalCase v1 fixtures", Params).
-	for i, name := range names {
-		if name != "required_tokens" {
-			continue
-		}
-		switch {
-		case tokensNode == nil:
-			if root.Get("required_tokens") == nil {
-				fs.add(as.Value.Items[i].Pos, []string{"assertions", strconv.Itoa(i)}, "missing_field",
-					"the required_tokens assertion needs the case's required_tokens")
-			}
-		case len(tokens) == 0 && tokensNode.Kind == frontmatter.List && len(tokensNode.Items) == 0:
-			// An empty list; items that are not tokens have faults of their own.
-			fs.add(tokensNode.Pos, []string{"required_tokens"}, "invalid_value", "required_tokens is empty, but the required_tokens assertion checks it")
-		}
-	}
 	if fs.total == 0 {
 		info.asserts, info.report = asserts, report
 	}
@@ -427,22 +409,20 @@ func validateCase(text []byte, line int) (faults, caseInfo) {
 // integer exactly.
 const maxInt = 1 << 53
 
-// assertions validates the case's assertions entry (nil when absent) and returns the assertion names by
-// index ("" where an entry has no valid name, or repeats one), with the vocabulary bits of the named ones
-// and of those with severity report (as caseWire.mask).
-func (fs *faults) assertions(e *frontmatter.Entry) (names []string, asserts, report uint8) {
+// assertions validates the case's assertions entry (nil when absent) and returns the vocabulary bits of
+// the assertions it names, each once, and of those with severity report (as caseWire.mask).
+func (fs *faults) assertions(e *frontmatter.Entry) (asserts, report uint8) {
 	if e == nil {
-		return nil, 0, 0
+		return 0, 0
 	}
 	n, path := e.Value, []string{"assertions"}
 	if n.Kind != frontmatter.List {
 		fs.add(n.Pos, path, "wrong_type", "assertions must be an array of assertion objects {\"name\", \"severity\", \"params\"}, got %s", shape.Describe(n))
-		return nil, 0, 0
+		return 0, 0
 	}
 	if len(n.Items) == 0 {
 		fs.add(n.Pos, path, "invalid_value", "assertions must hold at least one assertion")
 	}
-	names = make([]string, len(n.Items))
 	first := map[string]int{} // name → index of its first assertion
 	for i, item := range n.Items {
 		p := sub(path, strconv.Itoa(i))
@@ -463,7 +443,6 @@ func (fs *faults) assertions(e *frontmatter.Entry) (names []string, asserts, rep
 				continue
 			}
 			first[spec.Name] = i
-			names[i] = spec.Name
 			bit := uint8(1) << assertionIndex(spec.Name)
 			asserts |= bit
 			if sev == SeverityReport {
@@ -473,7 +452,7 @@ func (fs *faults) assertions(e *frontmatter.Entry) (names []string, asserts, rep
 			fs.add(item.Pos, p, "wrong_type", "%s must be an assertion object {\"name\", \"severity\", \"params\"}, got %s", pathString(p), shape.Describe(item))
 		}
 	}
-	return names, asserts, report
+	return asserts, report
 }
 
 // assertion validates one assertion object at path and returns its entry of the vocabulary when its name
