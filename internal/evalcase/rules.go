@@ -169,8 +169,9 @@ func checkLicense(s string) *problem {
 	return nil
 }
 
-// forbiddenLicenses are the statements checkLicense rejects, in lower case.
-var forbiddenLicenses = []string{"unknown", "fair-use", "fair use", "fairuse"}
+// forbiddenLicenses are the statements checkLicense rejects, in lower case: unknown and fair-use as
+// people write them, and SPDX's NOASSERTION, its own word for unknown.
+var forbiddenLicenses = []string{"unknown", "fair-use", "fair use", "fair_use", "fairuse", "noassertion"}
 
 // forbiddenLicense says that t in lower case (strings.ToLower) is one of forbiddenLicenses. Licenses
 // are ASCII and most have capitals (Apache-2.0): such a t is compared without a lowered copy, as

@@ -159,6 +159,8 @@ func TestSchema(t *testing.T) {
 		{name: "provenance kind", field: "provenance", raw: `{"kind": "scraped", "license": "MIT"}`, want: []wantFault{{"invalid_value", "provenance.kind", "authorized-regression"}}},
 		{name: "provenance license unknown", field: "provenance", raw: `{"kind": "synthetic", "license": "unknown"}`, want: []wantFault{{"invalid_value", "provenance.license", "forbids"}}},
 		{name: "provenance license fair-use", field: "provenance", raw: `{"kind": "synthetic", "license": "Fair-Use"}`, want: []wantFault{{"invalid_value", "provenance.license", "forbids"}}},
+		{name: "provenance license fair_use", field: "provenance", raw: `{"kind": "synthetic", "license": "fair_use"}`, want: []wantFault{{"invalid_value", "provenance.license", "forbids"}}},
+		{name: "provenance license SPDX NOASSERTION", field: "provenance", raw: `{"kind": "synthetic", "license": "NOASSERTION"}`, want: []wantFault{{"invalid_value", "provenance.license", "forbids"}}},
 		{name: "provenance license blank", field: "provenance", raw: `{"kind": "synthetic", "license": " "}`, want: []wantFault{{"invalid_value", "provenance.license", "blank"}}},
 		{name: "provenance license number", field: "provenance", raw: `{"kind": "synthetic", "license": 3}`, want: []wantFault{{"wrong_type", "provenance.license", ""}}},
 		{name: "provenance source and transformation", field: "provenance", raw: `{"kind": "compatible-licensed", "license": "CC-BY-4.0", "source": "https://example.org/x", "transformation": "shortened"}`},
