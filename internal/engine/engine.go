@@ -134,6 +134,8 @@ type run struct {
 	toGrade     int                         // evals found so far, under progressMu
 	fx          *fixtures                   // EvalCase and jevcheck inputs
 	inScope     func(string) bool           // whether results about a file are reported
+	deletedOnce sync.Once                   // deleted is listed
+	deleted     map[string]bool             // the files git lists as deleted from the working tree (deletedHere)
 	related     func(string) bool           // of an EvalCase file out of scope, whether its cross-file faults are (nil: none)
 }
 
@@ -216,7 +218,7 @@ func Run(ctx context.Context, opts Options) (*report.Report, error) {
 			r.gradePages(ctx, chunk)
 			continue
 		}
-		pages := r.loadPages(chunk)
+		pages := r.loadPages(ctx, chunk)
 		for _, ps := range pages {
 			r.addPage(ps)
 		}

@@ -72,7 +72,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 	for range r.opts.Jobs {
 		loading.Go(func() {
 			for i := range next {
-				ps := r.loadPage(rels[i])
+				ps := r.loadPage(ctx, rels[i])
 				r.planPage(ps)
 				// A page holds its text and its evals: a page of two lines may resolve 16,000 of a suite's.
 				ps.held = held.take(int64(len(ps.src)) + int64(len(ps.jobs))*evalBytes)
@@ -275,6 +275,9 @@ func (j *evalJob) ai() bool { return j.ev.Grader == "ai" && !j.ev.Skip }
 
 // addPage adds what reading and validating the page found.
 func (r *run) addPage(ps *pageState) {
+	if ps.gone {
+		r.rep.Seen.Pages--
+	}
 	r.rep.Results.Add(ps.results...)
 	if ps.page != nil && ps.page.HasEvals {
 		r.pageEvals = true

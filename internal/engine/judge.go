@@ -707,7 +707,7 @@ func PruneCache(ctx context.Context, opts Options) (PruneResult, error) {
 	}
 	keep := map[string]bool{}
 	for chunk := range slices.Chunk(files.pages, pageChunk) {
-		for _, ps := range r.loadPages(chunk) {
+		for _, ps := range r.loadPages(ctx, chunk) {
 			if ps.page == nil {
 				continue
 			}

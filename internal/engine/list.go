@@ -42,7 +42,7 @@ func List(ctx context.Context, opts Options) (*report.Listing, []diag.Result, er
 	}
 	l := &report.Listing{}
 	for chunk := range slices.Chunk(sel.pages, pageChunk) {
-		for _, ps := range r.loadPages(chunk) {
+		for _, ps := range r.loadPages(ctx, chunk) {
 			l.Pages = append(l.Pages, listedPage(ps))
 		}
 	}

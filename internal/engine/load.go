@@ -2,8 +2,10 @@ package engine
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -34,6 +36,7 @@ type pageState struct {
 	root    *frontmatter.Node
 	page    *docmeta.Page // nil: no frontmatter or no evals key
 	unread  bool          // the page was refused or could not be read: its results say why, and its evals are unknown
+	gone    bool          // a listed page that is not in the working tree: no page at all
 	results []diag.Result
 	jobs    []*evalJob // the page's evals to grade, until they are handed to their pools
 
@@ -109,10 +112,10 @@ func sameBytes(a, b []byte) bool {
 
 // loadPages reads, splits, parses and validates pages in parallel; the
 // results land in slots indexed like rels, whatever the timing.
-func (r *run) loadPages(rels []string) []*pageState {
+func (r *run) loadPages(ctx context.Context, rels []string) []*pageState {
 	out := make([]*pageState, len(rels))
 	parallel(r.opts.Jobs, len(rels), func(i int) {
-		out[i] = r.loadPage(rels[i])
+		out[i] = r.loadPage(ctx, rels[i])
 	})
 	return out
 }
@@ -175,7 +178,7 @@ func mayHoldEvals(text []byte) bool {
 	return bytes.Contains(text, []byte("eval")) || bytes.IndexByte(text, '\\') >= 0
 }
 
-func (r *run) loadPage(rel string) (ps *pageState) {
+func (r *run) loadPage(ctx context.Context, rel string) (ps *pageState) {
 	ps = &pageState{rel: rel, abs: filepath.Join(r.root, filepath.FromSlash(rel))}
 	defer func() {
 		if v := recover(); v != nil {
@@ -201,6 +204,11 @@ func (r *run) loadPage(rel string) (ps *pageState) {
 	var tooLarge *repofs.TooLargeError
 	if errors.As(err, &tooLarge) {
 		ps.size = tooLarge.Size
+	} else if errors.Is(err, fs.ErrNotExist) && !r.fromArgs && r.deletedHere(ctx, rel) {
+		// Listed by git, deleted in the working tree (and not yet from the index): the run checks the
+		// working tree, where the page is not. A sparse checkout's page is there in the commit: unreadable.
+		ps.gone = true
+		return ps
 	} else if err != nil {
 		ps.page, ps.unread = &docmeta.Page{HasEvals: true}, true
 		ps.results = append(ps.results, r.validateOutcome(diag.Result{
@@ -307,6 +315,28 @@ func (r *run) inside(rel, abs string) (os.FileInfo, error) {
 	}
 	_, err := repofs.Within(r.root, r.root, rel)
 	return nil, err
+}
+
+// deletedHere reports whether git lists rel as deleted from the working tree (`ls-files --deleted`,
+// which leaves out a sparse checkout's skip-worktree files). git is asked once, when a first listed
+// page is found missing.
+func (r *run) deletedHere(ctx context.Context, rel string) bool {
+	r.deletedOnce.Do(func() {
+		r.deleted = map[string]bool{}
+		if !r.isRepo {
+			return
+		}
+		out, err := gitCommand(ctx, r.root, "ls-files", "-z", "--deleted").Output()
+		if err != nil {
+			return
+		}
+		for _, f := range bytes.Split(out, []byte{0}) {
+			if len(f) > 0 {
+				r.deleted[string(f)] = true
+			}
+		}
+	})
+	return r.deleted[rel]
 }
 
 // readSelected reads a selected file that inside let through, lstat what inside found of it.

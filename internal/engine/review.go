@@ -167,7 +167,7 @@ func Review(ctx context.Context, o ReviewOptions) (string, error) {
 		}
 		return "", usagef("%s is not selected by %s: check never grades its evals; no review recorded", rel, name)
 	}
-	ps := r.loadPage(rel)
+	ps := r.loadPage(ctx, rel)
 	var ev *docmeta.Eval
 	var ids []string
 	if ps.page != nil {
