@@ -112,7 +112,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 			j.results = r.gradeSafely(ctx, j)
 		}
 		ps := j.ps
-		noteCompanions(j.results, func() []any { return r.companions(ps, []*docmeta.Eval{j.ev}) })
+		noteCompanions(j.results, func() []any { return companions(ps, []*docmeta.Eval{j.ev}) })
 		mu.Lock()
 		r.rep.Results.Add(j.results...)
 		ps.verdicts[j.slot] = evalVerdict{verdict(j.results), j.ev.Weight}
@@ -176,7 +176,7 @@ func (r *run) gradePages(ctx context.Context, rels []string) {
 				Source: diag.SourcePage, File: ps.rel, Pos: ps.page.SkipPos, Check: "eval-skip",
 				Outcome: diag.Skip, Code: "page_skipped", Message: "the page sets eval-skip: true; its evals are not graded",
 			}}
-			noteCompanions(skipped, func() []any { return r.companions(ps, ps.page.Evals) })
+			noteCompanions(skipped, func() []any { return companions(ps, ps.page.Evals) })
 			add(skipped...)
 			continue
 		}
@@ -399,23 +399,15 @@ type target struct {
 	firstLine int    // file line of the bytes' first line; 0 for frontmatter
 }
 
-// errResult is a result that ends an eval before grading.
 // companions are the repository paths of the companions (`target: {source: file}`) evals grade, each
-// once, as their findings name them: through symlinks, or as written when one does not resolve inside
-// the repository.
-func (r *run) companions(ps *pageState, evals []*docmeta.Eval) []any {
+// once, as their findings name them: relative to the page's folder, as written.
+func companions(ps *pageState, evals []*docmeta.Eval) []any {
 	var cs []any
 	for _, ev := range evals {
 		if ev.Target.Kind != docmeta.TargetFile {
 			continue
 		}
-		c := path.Join(path.Dir(ps.rel), filepath.ToSlash(ev.Target.Path))
-		if abs, err := repofs.Within(r.root, filepath.Dir(ps.abs), ev.Target.Path); err == nil {
-			if rel, ok := relSlash(r.root, abs); ok {
-				c = rel
-			}
-		}
-		if !slices.Contains(cs, any(c)) {
+		if c := path.Join(path.Dir(ps.rel), filepath.ToSlash(ev.Target.Path)); !slices.Contains(cs, any(c)) {
 			cs = append(cs, c)
 		}
 	}
@@ -445,6 +437,7 @@ func noteCompanions(rs []diag.Result, cs func() []any) {
 	}
 }
 
+// errResult is a result that ends an eval before grading.
 type errResult struct{ res diag.Result }
 
 func (e *errResult) Error() string { return e.res.Message }

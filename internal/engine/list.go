@@ -43,7 +43,9 @@ func List(ctx context.Context, opts Options) (*report.Listing, []diag.Result, er
 	l := &report.Listing{}
 	for chunk := range slices.Chunk(sel.pages, pageChunk) {
 		for _, ps := range r.loadPages(ctx, chunk) {
-			l.Pages = append(l.Pages, listedPage(ps))
+			if !ps.gone { // deleted in the working tree, as check sees it
+				l.Pages = append(l.Pages, listedPage(ps))
+			}
 		}
 	}
 	for _, f := range r.fx.cases {

@@ -210,24 +210,22 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 }
 
 // readThrough is the touched files that a selected page reads: its companions and options files, and
-// the touched files those name (a schema's $ref), level by level as widen found them. Past maxNeedles
-// touched files it is all of them: a notice is not worth reading them all.
+// the touched files those name (a schema's $ref), level by level as widen found them, each read whole
+// as git grep reads it. Past maxNeedles touched files (widen then took every file) it is only the
+// files pages name: a notice is not worth reading them all.
 func (r *run) readThrough(touched []string) map[string]bool {
 	read := maps.Clone(r.companionOf)
 	if read == nil {
 		read = map[string]bool{}
 	}
 	if len(touched) > maxNeedles {
-		for _, t := range touched {
-			read[t] = true
-		}
 		return read
 	}
 	level := slices.DeleteFunc(slices.Clone(touched), func(t string) bool { return !read[t] })
 	for range maxRefDepth {
 		var texts [][]byte
 		for _, f := range level {
-			if text, ok := r.readData(f); ok {
+			if text, ok := r.readData(f, maxNamingFile); ok {
 				texts = append(texts, text)
 			}
 		}
@@ -399,6 +397,9 @@ func (r *run) widen(ctx context.Context, touched []string) (all, linked []string
 	return all, linked
 }
 
+// maxNamingFile bounds what readThrough reads of a file that a page reads, to find the names in it.
+const maxNamingFile = 64 << 20
+
 // maxRefDepth is how many levels of files naming touched files widen follows: a chain of schemas
 // longer than that is checked only as far.
 const maxRefDepth = 8
@@ -429,7 +430,7 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 		if i%mentionCheck == 0 && ctx.Err() != nil {
 			break
 		}
-		if text, ok := r.readData(f); ok && mentions(text, needles) {
+		if text, ok := r.readData(f, 1<<20); ok && mentions(text, needles) {
 			found = append(found, f)
 		}
 	}
@@ -437,13 +438,13 @@ func (r *run) dataMentioning(ctx context.Context, files []string) []string {
 }
 
 // readData is the text of the repository file f as a search for the names in it reads it: its first
-// 1 MiB; false when it cannot be read inside the repository.
-func (r *run) readData(f string) ([]byte, bool) {
+// limit bytes; false when it cannot be read inside the repository.
+func (r *run) readData(f string, limit int64) ([]byte, bool) {
 	full, err := repofs.Within(r.root, r.root, filepath.FromSlash(f))
 	if err != nil {
 		return nil, false
 	}
-	text, err := repofs.ReadFile(full, 1<<20)
+	text, err := repofs.ReadFile(full, limit)
 	if err != nil && !errors.Is(err, repofs.ErrTooLarge) {
 		return nil, false
 	}
@@ -483,8 +484,9 @@ func spellings(name string) []string {
 
 // scopeOf is the scope of a run that checks touched: results about those files are reported (in
 // scope); and when one is an EvalCase fixture or candidates file (added, changed or deleted), every other
-// one is related: of it, the faults one file makes in another are reported (an id taken away or
-// repeated: unknown_case, duplicate_id, duplicate_candidate), not its own.
+// one is related: of it, the faults of two lines, which a change to another file can make, are
+// reported (an id taken away or repeated: unknown_case, duplicate_id, duplicate_candidate), not those
+// of a line alone.
 func (r *run) scopeOf(touched []string) (inScope, related func(string) bool) {
 	inScope = setOf(touched)
 	if slices.ContainsFunc(touched, r.fx.evalCaseFile) {

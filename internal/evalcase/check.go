@@ -25,9 +25,10 @@ type Request struct {
 	// reported; nil means every file is in scope. Every selected file is
 	// indexed whatever its scope (README "EvalCase v1 fixtures").
 	InScope func(file string) bool
-	// Related says of a file out of scope whether the faults another file can cause in it are
-	// reported all the same: duplicate_id, unknown_case and duplicate_candidate (a change that
-	// repeats an id, or takes a case away, faults a file it did not touch). nil: none.
+	// Related says of a file out of scope whether its faults of two lines, which another file can
+	// cause, are reported all the same: duplicate_id, unknown_case and duplicate_candidate (a change
+	// that repeats an id, or takes a case away, faults a file it did not touch), whichever files the
+	// two lines are in. nil: none.
 	Related func(file string) bool
 	// ByFixture reports a case's assertions only when its fixture is in scope, not when only its
 	// candidates file is: in a shard of a set, every result then belongs to one shard (README

@@ -97,6 +97,27 @@ func writeReport(t *testing.T, write func(io.Writer, *Report) error, r *Report) 
 	return buf.Bytes()
 }
 
+// shardReport is part 2 of 3 of a sharded run: what merge reads of it (its config, its suites'
+// weights and keys, the summary's weights) is there.
+func shardReport() *Report {
+	r := &Report{
+		Tool: Tool{Name: "evalgate", Version: "v1.2.3"},
+		Scope: Scope{Mode: ScopeAll, Files: []string{"docs/b.md"}, Shard: &Shard{Index: 2, Count: 3},
+			Config: &ConfigFile{File: ".evalgate.yaml", SHA256: "0f1e2d3c4b5a69780f1e2d3c4b5a69780f1e2d3c4b5a69780f1e2d3c4b5a6978"}},
+		Duration: time.Second,
+		Summary:  Summary{Score: score(0.75), Weights: Weights{Pass: 3, Total: 4}},
+		Suites: []Suite{{Name: "guides", Score: 0.5, Target: 1, Partial: true, Weights: Weights{Pass: 1, Total: 2},
+			Pos: diag.Pos{Line: 4, Col: 3}}},
+		Results: ResultsOf([]diag.Result{
+			{Source: diag.SourcePage, File: "docs/b.md", Pos: diag.Pos{Line: 3, Col: 5}, Check: "links", Grader: "tool:links",
+				Type: diag.TypeRegression, Outcome: diag.Fail, Severity: diag.SeverityError, Code: "broken_link",
+				Message: "link target gone.md does not exist", Key: "gone.md", Weight: 1},
+		}...),
+	}
+	r.Count()
+	return r
+}
+
 // emptyReport is a run that found nothing to check.
 func emptyReport() *Report {
 	return &Report{Tool: Tool{Name: "evalgate", Version: "1.0.0"}, Scope: Scope{Mode: ScopeAll}}
@@ -113,6 +134,7 @@ var goldenSamples = []struct {
 	{"edge", sarifEdgeReport},
 	{"hostile", sarifHostileReport},
 	{"judged", judgedReport},
+	{"shard", shardReport},
 	{"empty", emptyReport},
 }
 
