@@ -210,9 +210,9 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 }
 
 // readThrough is the touched files that a selected page reads: its companions and options files, and
-// the touched files those name (a schema's $ref), level by level as widen found them, each read whole
-// as git grep reads it. Past maxNeedles touched files (widen then took every file) it is only the
-// files pages name: a notice is not worth reading them all.
+// the touched files those name (a schema's $ref), level by level as widen found them, each file read
+// as the grader reads a schema (its first 8 MiB), one at a time. Past maxNeedles touched files (widen
+// then took every file) it is only the files pages name: a notice is not worth reading them all.
 func (r *run) readThrough(touched []string) map[string]bool {
 	read := maps.Clone(r.companionOf)
 	if read == nil {
@@ -221,24 +221,29 @@ func (r *run) readThrough(touched []string) map[string]bool {
 	if len(touched) > maxNeedles {
 		return read
 	}
+	names := make([][]string, len(touched))
+	for i, t := range touched {
+		names[i] = spellings(path.Base(t))
+	}
 	level := slices.DeleteFunc(slices.Clone(touched), func(t string) bool { return !read[t] })
 	for range maxRefDepth {
-		var texts [][]byte
+		var next []string
 		for _, f := range level {
-			if text, ok := r.readData(f, maxNamingFile); ok {
-				texts = append(texts, text)
+			text, ok := r.readData(f, repofs.BodyLimit)
+			if !ok {
+				continue
+			}
+			for i, t := range touched {
+				if !read[t] && mentions(text, names[i]) {
+					read[t] = true
+					next = append(next, t)
+				}
 			}
 		}
-		level = level[:0:0]
-		for _, t := range touched {
-			if !read[t] && slices.ContainsFunc(texts, func(text []byte) bool { return mentions(text, spellings(path.Base(t))) }) {
-				read[t] = true
-				level = append(level, t)
-			}
-		}
-		if len(level) == 0 {
+		if len(next) == 0 {
 			break
 		}
+		level = next
 	}
 	return read
 }
@@ -396,9 +401,6 @@ func (r *run) widen(ctx context.Context, touched []string) (all, linked []string
 	}
 	return all, linked
 }
-
-// maxNamingFile bounds what readThrough reads of a file that a page reads, to find the names in it.
-const maxNamingFile = 64 << 20
 
 // maxRefDepth is how many levels of files naming touched files widen follows: a chain of schemas
 // longer than that is checked only as far.
