@@ -6,8 +6,12 @@ import (
 )
 
 // Compare orders results as every report lists them (README "Results, outcomes and blocking"): by
-// source, file (bytewise), line, column, check, case id and code, then by
-// message so that equal keys still sort the same way on every run.
+// source, file (bytewise), line, column, check, case id and code, then by key and message, and then by
+// what decides blocking (outcome; severity, the most severe first; type, regression first; grader,
+// weight), so that results equal in every key still sort the same way on every run and in a merge of
+// shards, whose order is their shards' (two pages' evals of one id on one companion are alike but for
+// their type): a baseline applied in report order marks the same one, and of two fails alike but for
+// what blocks, the one that would block.
 func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Source, b.Source); c != 0 {
 		return c
@@ -33,7 +37,22 @@ func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Key, b.Key); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Message, b.Message)
+	if c := cmp.Compare(a.Message, b.Message); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Outcome, b.Outcome); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Type, a.Type); c != 0 {
+		return c // regression before capability
+	}
+	if c := cmp.Compare(a.Grader, b.Grader); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Weight, b.Weight)
 }
 
 // Sort sorts results in report order; it is stable, so results equal in every
