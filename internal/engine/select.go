@@ -579,6 +579,15 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
+	// A page that is a symlink is read through its link, but git grep reads the link itself (its
+	// target's path): each one is a candidate, its companions relative to its own folder.
+	if r.isRepo {
+		for _, link := range gitIndexed(ctx, r.root, "120000") {
+			if r.pagesM.Match(link) {
+				candidates = append(candidates, link)
+			}
+		}
+	}
 	// A suite that applies by path reaches pages that need not name it.
 	for _, ps := range r.pathSuites {
 		if !slices.ContainsFunc(ps.suite.Evals, func(ev *docmeta.Eval) bool { return r.refers(ev, set) }) {
