@@ -83,6 +83,43 @@ func TestSortOrder(t *testing.T) {
 	}
 }
 
+// TestCompareTotal: two results that differ in any field a report shows, but their duration, are
+// never equal, and compare the other way round when swapped: a run and the merge of its shards, given in
+// any order, list them alike (README "Results, outcomes and blocking").
+func TestCompareTotal(t *testing.T) {
+	base := Result{Source: SourcePage, File: "data.yaml", Pos: Pos{1, 1}, Check: "cs", Grader: "tool:x",
+		Type: TypeRegression, Outcome: Fail, Code: "c", Message: "m", Weight: 1, Assertion: "A.", Key: "k",
+		Evidence: map[string]any{"n": 1}}
+	for name, change := range map[string]func(*Result){
+		"outcome":     func(r *Result) { r.Outcome = Error },
+		"severity":    func(r *Result) { r.Severity = SeverityWarning },
+		"type":        func(r *Result) { r.Type = TypeCapability },
+		"grader":      func(r *Result) { r.Grader = "tool:y" },
+		"weight":      func(r *Result) { r.Weight = 2 },
+		"assertion":   func(r *Result) { r.Assertion = "B." },
+		"verdictless": func(r *Result) { r.Verdictless = true },
+		"evidence":    func(r *Result) { r.Evidence = map[string]any{"n": 2} },
+		"no evidence": func(r *Result) { r.Evidence = nil },
+	} {
+		other := base
+		change(&other)
+		if c, back := Compare(&base, &other), Compare(&other, &base); c == 0 || c != -back {
+			t.Errorf("%s: Compare = %d, swapped %d; want opposite and not 0", name, c, back)
+		}
+	}
+	// Of two fails alike but for what blocks, the one that would block comes first (a baseline accepts it).
+	capability, warning := base, base
+	capability.Type, warning.Severity = TypeCapability, SeverityWarning
+	if Compare(&base, &capability) >= 0 || Compare(&base, &warning) >= 0 {
+		t.Error("a regression error fail does not sort before a capability or warning one alike")
+	}
+	same := base
+	same.DurationMS = 7
+	if Compare(&base, &same) != 0 {
+		t.Error("results that differ only in duration are not equal")
+	}
+}
+
 // TestSortStable: results equal in every key Compare reads keep the order they came in, among others
 // that move around them; in a few results (sorted without sort.Stable) as in many.
 func TestSortStable(t *testing.T) {

@@ -1,17 +1,21 @@
 package diag
 
 import (
+	"bytes"
 	"cmp"
+	"encoding/json"
 	"sort"
 )
 
 // Compare orders results as every report lists them (README "Results, outcomes and blocking"): by
 // source, file (bytewise), line, column, check, case id and code, then by key and message, and then by
 // what decides blocking (outcome; severity, the most severe first; type, regression first; grader,
-// weight), so that results equal in every key still sort the same way on every run and in a merge of
-// shards, whose order is their shards' (two pages' evals of one id on one companion are alike but for
-// their type): a baseline applied in report order marks the same one, and of two fails alike but for
-// what blocks, the one that would block.
+// weight), then by the rest a report holds (assertion, notes after verdicts, evidence), so that
+// results sort the same way on every run, whatever the timing, and in a merge of shards, whatever the
+// order they are given in (two pages' evals of one id on one companion are alike but for their type or
+// assertion): a baseline applied in report order marks the same one, and of two fails alike but for
+// what blocks, the one that would block. Results that still compare equal differ in nothing a report
+// shows but their durations.
 func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Source, b.Source); c != 0 {
 		return c
@@ -52,7 +56,30 @@ func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Grader, b.Grader); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.Weight, b.Weight)
+	if c := cmp.Compare(a.Weight, b.Weight); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Assertion, b.Assertion); c != 0 {
+		return c
+	}
+	if a.Verdictless != b.Verdictless {
+		if a.Verdictless {
+			return 1
+		}
+		return -1
+	}
+	return compareEvidence(a.Evidence, b.Evidence)
+}
+
+// compareEvidence orders two results' evidence by its JSON (keys sorted), which is what a report and a
+// shard's report hold of it: asked only of results alike in every other field, so rarely.
+func compareEvidence(a, b map[string]any) int {
+	if len(a) == 0 && len(b) == 0 {
+		return 0
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return bytes.Compare(ja, jb)
 }
 
 // Sort sorts results in report order; it is stable, so results equal in every
