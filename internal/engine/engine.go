@@ -134,6 +134,7 @@ type run struct {
 	toGrade     int                         // evals found so far, under progressMu
 	fx          *fixtures                   // EvalCase and jevcheck inputs
 	inScope     func(string) bool           // whether results about a file are reported
+	links       []string                    // the symlinks git tracks, once indexedLinks listed them
 	deletedOnce sync.Once                   // deleted is listed
 	deleted     map[string]bool             // the files git lists as deleted from the working tree (deletedHere)
 	related     func(string) bool           // of an EvalCase file out of scope, whether its cross-file faults are (nil: none)

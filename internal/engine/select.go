@@ -580,12 +580,13 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 		return nil, err
 	}
 	// A page that is a symlink is read through its link, but git grep reads the link itself (its
-	// target's path): each one is a candidate, its companions relative to its own folder.
-	if r.isRepo {
-		for _, link := range gitIndexed(ctx, r.root, "120000") {
-			if r.pagesM.Match(link) {
-				candidates = append(candidates, link)
-			}
+	// target's path): each one whose text names a needle is a candidate, its companions relative to its
+	// own folder.
+	linked := map[string]bool{}
+	for _, link := range r.indexedLinks(ctx) {
+		if r.pagesM.Match(link) {
+			linked[link] = true
+			candidates = append(candidates, link)
 		}
 	}
 	// A suite that applies by path reaches pages that need not name it.
@@ -618,7 +619,7 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 	var deps []string
 	for _, page := range candidates {
 		src, ok := r.readHead(page)
-		if !ok {
+		if !ok || linked[page] && !mentions(src, needles) {
 			continue
 		}
 		doc := frontmatter.Split(src)
@@ -1114,7 +1115,7 @@ func (r *run) symlinksTo(ctx context.Context, files []string) []string {
 	}
 	set := setOf(files)
 	var links []string
-	for _, p := range gitIndexed(ctx, r.root, "120000") {
+	for _, p := range r.indexedLinks(ctx) {
 		if set(p) {
 			continue
 		}
@@ -1138,6 +1139,19 @@ func dropSubmodules(ctx context.Context, root string, files []string) []string {
 	}
 	links := setOf(gitIndexed(ctx, root, "160000"))
 	return slices.DeleteFunc(files, links)
+}
+
+// indexedLinks are the symlinks git tracks (gitIndexed, mode 120000), asked once a run.
+func (r *run) indexedLinks(ctx context.Context) []string {
+	if r.links == nil {
+		if r.isRepo {
+			r.links = gitIndexed(ctx, r.root, "120000")
+		}
+		if r.links == nil {
+			r.links = []string{} // asked: none
+		}
+	}
+	return r.links
 }
 
 // gitIndexed returns the paths git's index holds with the file mode mode (120000 a symlink, 160000 a
