@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -209,17 +208,26 @@ func (r *run) selectPaths(ctx context.Context) (*selection, error) {
 	return sel, nil
 }
 
-// readThrough is the touched files that a selected page reads: its companions and options files, and
-// the touched files those name (a schema's $ref), level by level as widen found them, each file read
-// as the grader reads a schema (its first 8 MiB), one at a time. Past maxNeedles touched files (widen
-// then took every file) it is only the files pages name: a notice is not worth reading them all.
+// readThrough is the touched files that a selected page reads: its companions and options files (as
+// named, and where their symlinks lead), and the touched files those name (a schema's $ref), level by
+// level as widen found them, each file read as the grader reads a schema (its first 8 MiB), one at a
+// time. Past maxNeedles touched files (widen then took every file) it cannot tell, and takes them all
+// as read: no notice rather than a wrong one.
 func (r *run) readThrough(touched []string) map[string]bool {
-	read := maps.Clone(r.companionOf)
-	if read == nil {
-		read = map[string]bool{}
-	}
+	read := map[string]bool{}
 	if len(touched) > maxNeedles {
+		for _, t := range touched {
+			read[t] = true
+		}
 		return read
+	}
+	for ref := range r.companionOf {
+		read[ref] = true
+		if real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(ref))); err == nil {
+			if rel, ok := relSlash(r.root, real); ok {
+				read[rel] = true
+			}
+		}
 	}
 	names := make([][]string, len(touched))
 	for i, t := range touched {
@@ -632,13 +640,16 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 			deps = append(deps, page)
 			continue
 		}
+		reads := false
 		for _, ref := range r.fileRefs(page, docmeta.ValidatePage(root, r.cfg.Catalog, byPath)) {
 			// A companion reached through a symlinked folder (docs/data -> ../specs) is its target.
 			if r.reaches(set, ref) {
-				deps = append(deps, page)
+				reads = true
 				r.companionOf[ref] = true
-				break
 			}
+		}
+		if reads {
+			deps = append(deps, page)
 		}
 	}
 	return deps, nil
