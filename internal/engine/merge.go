@@ -205,6 +205,9 @@ func checkShardSet(files []string, reps []*report.Report) error {
 			return usagef("merge: shard %d/%d is given twice: %s and %s", sh.Index, n, given[sh.Index], files[i])
 		case r.Scope.Mode != report.ScopeAll:
 			return usagef("merge: %s checked scope %s: a shard is a part of everything (check --all --shard K/N)", files[i], r.Scope.Mode)
+		case (r.Summary.Score == nil) != (first.Summary.Score == nil):
+			// validate gives no score, check always one.
+			return usagef("merge: %s and %s come from different commands (check and validate): a set comes from one", files[0], files[i])
 		}
 		given[sh.Index] = files[i]
 		// Each file is its shard's alone: a report that holds another's results is no part of this set.

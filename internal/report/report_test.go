@@ -110,7 +110,7 @@ func shardReport() *Report {
 			Pos: diag.Pos{Line: 4, Col: 3}}},
 		Results: ResultsOf([]diag.Result{
 			{Source: diag.SourcePage, File: "docs/b.md", Pos: diag.Pos{Line: 3, Col: 5}, Check: "links", Grader: "tool:links",
-				Type: diag.TypeRegression, Outcome: diag.Fail, Severity: diag.SeverityError, Code: "broken_link",
+				Type: diag.TypeRegression, Outcome: diag.Fail, Severity: diag.SeverityError, Blocking: true, Code: "broken_link",
 				Message: "link target gone.md does not exist", Key: "gone.md", Weight: 1},
 		}...),
 	}
