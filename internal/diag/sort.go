@@ -44,31 +44,32 @@ func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Message, b.Message); c != 0 {
 		return c
 	}
-	if c := cmp.Compare(a.Outcome, b.Outcome); c != 0 {
+	return tieBreak(a, b)
+}
+
+// tieBreak orders results alike in every key Compare reads first: asked rarely, so it compares all
+// fields at once, but the evidence, whose JSON is made only when all else is equal.
+func tieBreak(a, b *Result) int {
+	if c := cmp.Or(
+		cmp.Compare(a.Outcome, b.Outcome),
+		cmp.Compare(a.Severity, b.Severity),
+		cmp.Compare(b.Type, a.Type), // regression before capability
+		cmp.Compare(a.Grader, b.Grader),
+		cmp.Compare(a.Weight, b.Weight),
+		cmp.Compare(a.Assertion, b.Assertion),
+		cmp.Compare(boolRank(a.Verdictless), boolRank(b.Verdictless)),
+	); c != 0 {
 		return c
-	}
-	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.Type, a.Type); c != 0 {
-		return c // regression before capability
-	}
-	if c := cmp.Compare(a.Grader, b.Grader); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Weight, b.Weight); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.Assertion, b.Assertion); c != 0 {
-		return c
-	}
-	if a.Verdictless != b.Verdictless {
-		if a.Verdictless {
-			return 1
-		}
-		return -1
 	}
 	return compareEvidence(a.Evidence, b.Evidence)
+}
+
+// boolRank ranks false before true.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // compareEvidence orders two results' evidence by its JSON (keys sorted), which is what a report and a
