@@ -1,21 +1,19 @@
 package diag
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"sort"
 )
 
 // Compare orders results as every report lists them (README "Results, outcomes and blocking"): by
 // source, file (bytewise), line, column, check, case id and code, then by key and message, and then by
 // what decides blocking (outcome; severity, the most severe first; type, regression first; grader,
-// weight), then by the rest a report holds (assertion, notes after verdicts, evidence), so that
-// results sort the same way on every run, whatever the timing, and in a merge of shards, whatever the
-// order they are given in (two pages' evals of one id on one companion are alike but for their type or
-// assertion): a baseline applied in report order marks the same one, and of two fails alike but for
-// what blocks, the one that would block. Results that still compare equal differ in nothing a report
-// shows but their durations.
+// weight), then by assertion and notes after verdicts, so that results sort the same way on every run,
+// whatever the timing, and in a merge of shards, whatever the order they are given in (two pages' evals
+// of one id on one companion are alike but for their type or assertion): a baseline applied in report
+// order marks the same one, and of two fails alike but for what blocks, the one that would block.
+// Results that still compare equal differ only in evidence and durations (a tool's findings at one
+// place): Sort keeps them in the order they came in, which is their eval's.
 func Compare(a, b *Result) int {
 	if c := cmp.Compare(a.Source, b.Source); c != 0 {
 		return c
@@ -48,9 +46,9 @@ func Compare(a, b *Result) int {
 }
 
 // tieBreak orders results alike in every key Compare reads first: asked rarely, so it compares all
-// fields at once, but the evidence, whose JSON is made only when all else is equal.
+// fields at once.
 func tieBreak(a, b *Result) int {
-	if c := cmp.Or(
+	return cmp.Or(
 		cmp.Compare(a.Outcome, b.Outcome),
 		cmp.Compare(a.Severity, b.Severity),
 		cmp.Compare(b.Type, a.Type), // regression before capability
@@ -58,10 +56,7 @@ func tieBreak(a, b *Result) int {
 		cmp.Compare(a.Weight, b.Weight),
 		cmp.Compare(a.Assertion, b.Assertion),
 		cmp.Compare(boolRank(a.Verdictless), boolRank(b.Verdictless)),
-	); c != 0 {
-		return c
-	}
-	return compareEvidence(a.Evidence, b.Evidence)
+	)
 }
 
 // boolRank ranks false before true.
@@ -70,17 +65,6 @@ func boolRank(b bool) int {
 		return 1
 	}
 	return 0
-}
-
-// compareEvidence orders two results' evidence by its JSON (keys sorted), which is what a report and a
-// shard's report hold of it: asked only of results alike in every other field, so rarely.
-func compareEvidence(a, b map[string]any) int {
-	if len(a) == 0 && len(b) == 0 {
-		return 0
-	}
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return bytes.Compare(ja, jb)
 }
 
 // Sort sorts results in report order; it is stable, so results equal in every

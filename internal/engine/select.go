@@ -223,10 +223,8 @@ func (r *run) readThrough(touched []string) map[string]bool {
 	}
 	for ref := range r.companionOf {
 		read[ref] = true
-		if real, err := filepath.EvalSymlinks(filepath.Join(r.root, filepath.FromSlash(ref))); err == nil {
-			if rel, ok := relSlash(r.root, real); ok {
-				read[rel] = true
-			}
+		if real := r.realRel(ref); real != "" {
+			read[real] = true
 		}
 	}
 	names := make([][]string, len(touched))
@@ -587,16 +585,6 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	// A page that is a symlink is read through its link, but git grep reads the link itself (its
-	// target's path): each one whose text names a needle is a candidate, its companions relative to its
-	// own folder.
-	linked := map[string]bool{}
-	for _, link := range r.indexedLinks(ctx) {
-		if r.pagesM.Match(link) {
-			linked[link] = true
-			candidates = append(candidates, link)
-		}
-	}
 	// A suite that applies by path reaches pages that need not name it.
 	for _, ps := range r.pathSuites {
 		if !slices.ContainsFunc(ps.suite.Evals, func(ev *docmeta.Eval) bool { return r.refers(ev, set) }) {
@@ -620,6 +608,17 @@ func (r *run) dependents(ctx context.Context, touched []string) ([]string, error
 				reviewed[key[0]] = true
 				candidates = append(candidates, key[0])
 			}
+		}
+	}
+	// A page that is a symlink is read through its link, but git grep reads the link itself (its
+	// target's path): one that nothing above made a candidate is one when its text names a needle, its
+	// companions relative to its own folder.
+	known := setOf(candidates)
+	linked := map[string]bool{}
+	for _, link := range r.indexedLinks(ctx) {
+		if r.pagesM.Match(link) && !known(link) {
+			linked[link] = true
+			candidates = append(candidates, link)
 		}
 	}
 	slices.Sort(candidates)
