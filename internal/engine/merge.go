@@ -72,7 +72,14 @@ func Merge(o MergeOptions) (*report.Report, error) {
 	noticed := map[string]bool{} // each shard's notices are kept once (a linear search was quadratic)
 	suites := map[string]*report.Suite{}
 	scored := false
+	// In shard order, whatever the order given (checkShardSet saw each K of N once): results alike but
+	// for their evidence then come as one run hands them on, the same way every time.
+	inOrder := make([]int, len(reps))
 	for i, r := range reps {
+		inOrder[r.Scope.Shard.Index-1] = i
+	}
+	for _, i := range inOrder {
+		r := reps[i]
 		m.Scope.Files = append(m.Scope.Files, r.Scope.Files...)
 		for res := range r.Results.All() {
 			if k, ok := owner[res.File]; ok && k != r.Scope.Shard.Index {

@@ -174,6 +174,52 @@ func TestShardsMerge(t *testing.T) {
 	}
 }
 
+// TestMergeInShardOrder: results alike but for their evidence (two shards' evals' findings on one
+// companion) are merged in shard order, whatever order the reports are given in.
+func TestMergeInShardOrder(t *testing.T) {
+	dir := t.TempDir()
+	write := func(k int) string {
+		page := ""
+		for i := 0; page == ""; i++ {
+			if f := fmt.Sprintf("docs/p%d.md", i); InShard(f, report.Shard{Index: k, Count: 2}) {
+				page = f
+			}
+		}
+		rep := &report.Report{
+			Tool:    report.Tool{Name: "evalgate", Version: "v1"},
+			Scope:   report.Scope{Mode: report.ScopeAll, Files: []string{page}, Shard: &report.Shard{Index: k, Count: 2}},
+			Summary: report.Summary{Score: new(float64)},
+			Results: report.ResultsOf(diag.Result{Source: diag.SourcePage, File: "data.yaml", Pos: diag.Pos{Line: 1, Col: 1},
+				Check: "cs", Grader: "tool:x", Type: diag.TypeRegression, Outcome: diag.Fail, Code: "c", Message: "m",
+				Weight: 1, Evidence: map[string]any{"shard": k}}),
+		}
+		rep.Count()
+		var b bytes.Buffer
+		if err := report.WriteJSON(&b, rep); err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Join(dir, fmt.Sprintf("s%d.json", k))
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return name
+	}
+	s1, s2 := write(1), write(2)
+	for _, files := range [][]string{{s1, s2}, {s2, s1}} {
+		m, err := Merge(MergeOptions{Dir: dir, Files: files, FailOn: diag.SeverityError})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var shards []any
+		for res := range m.Results.All() {
+			shards = append(shards, res.Evidence["shard"])
+		}
+		if len(shards) != 2 || shards[0] != 1.0 || shards[1] != 2.0 {
+			t.Errorf("merge of %v: results of shards %v, want [1 2]", files, shards)
+		}
+	}
+}
+
 // firstDiff shows the first line where a and b differ.
 func firstDiff(a, b string) string {
 	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
